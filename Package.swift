@@ -1,0 +1,52 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// One module per layer: Image (PNG codec) -> Format (atlas + skeleton readers, SkeletonData)
+// -> World (instances as columns, systems) -> Render / facade. C libraries come from Debian
+// packages through system-library targets.
+let package = Package(
+    name: "Bonework",
+    products: [
+        .library(name: "BoneworkFormat", targets: ["BoneworkFormat"]),
+        .library(name: "BoneworkImage", targets: ["BoneworkImage"]),
+        .library(name: "BoneworkWorld", targets: ["BoneworkWorld"]),
+        .library(name: "BoneworkAssets", targets: ["BoneworkAssets"]),
+        .executable(name: "bonework", targets: ["bonework"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CGLFW", path: "Sources/CGLFW", pkgConfig: "glfw3",
+            providers: [.apt(["libglfw3-dev"])]),
+        .systemLibrary(
+            name: "CGL", path: "Sources/CGL", pkgConfig: "gl",
+            providers: [.apt(["libgl-dev"])]),
+        .systemLibrary(
+            name: "CEGL", path: "Sources/CEGL", pkgConfig: "egl",
+            providers: [.apt(["libegl-dev"])]),
+        .target(name: "BoneworkImage", dependencies: ["CPNG"]),
+        .target(name: "BoneworkFormat", dependencies: ["BoneworkImage"]),
+        .target(name: "BoneworkWorld", dependencies: ["BoneworkFormat"]),
+        .target(
+            name: "BoneworkAssets", dependencies: ["BoneworkFormat"],
+            resources: [.copy("Resources/DefaultCharacter")]),
+        .executableTarget(
+            name: "bonework", dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkAssets", "BoneworkImage"],
+            path: "Tools/bonework"),
+        .executableTarget(
+            name: "make-default-character", dependencies: ["BoneworkImage"],
+            path: "Tools/make-default-character"),
+        .executableTarget(
+            name: "BoneworkBenchmarks", dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkAssets"],
+            path: "Benchmarks/BoneworkBenchmarks"),
+        .testTarget(
+            name: "BoneworkFormatTests", dependencies: ["BoneworkFormat", "BoneworkAssets"]),
+        .testTarget(
+            name: "BoneworkWorldTests", dependencies: ["BoneworkWorld", "BoneworkFormat"]),
+        .testTarget(
+            name: "BoneworkPlatformTests", dependencies: ["BoneworkImage", "CGLFW", "CGL", "CEGL"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+/// Instances of SkeletonData stored as columns, and the systems that pose them.
+public enum BoneworkWorldModule {}

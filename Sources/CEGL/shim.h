@@ -1,0 +1,1 @@
+#include <EGL/egl.h>

@@ -1,0 +1,1 @@
+#include <GLFW/glfw3.h>

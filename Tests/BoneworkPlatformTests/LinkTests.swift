@@ -1,0 +1,3 @@
+import Testing
+import BoneworkImage
+@Test func imageSize() { #expect(Image(width: 2, height: 3).pixels.count == 24) }

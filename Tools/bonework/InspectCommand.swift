@@ -1,0 +1,1 @@
+enum InspectCommand { static func run(_ args: [String]) throws {} }

@@ -1,0 +1,1 @@
+enum TraceCommand { static func run(_ args: [String]) throws {} }

@@ -1,0 +1,30 @@
+import Foundation
+
+// `bonework <command> ...`: each subcommand lives in its own file as `enum XCommand { static func run }`.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let usage = """
+    usage: bonework <command> [options]
+      inspect SKELETON [--atlas ATLAS] [--json]   summarize a skeleton file
+      trace pose REFERENCE.json --assets DIR      print our pose trace for a reference trace
+    """
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("bonework: \(message)\n".utf8))
+    exit(1)
+}
+
+guard let command = arguments.first else {
+    print(usage)
+    exit(2)
+}
+do {
+    let rest = Array(arguments.dropFirst())
+    switch command {
+    case "inspect": try InspectCommand.run(rest)
+    case "trace": try TraceCommand.run(rest)
+    case "help", "--help", "-h": print(usage)
+    default: fail("unknown command '\(command)'\n\(usage)")
+    }
+} catch {
+    fail("\(error)")
+}

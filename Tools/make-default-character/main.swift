@@ -1,0 +1,1 @@
+print("make-default-character: not written yet")
