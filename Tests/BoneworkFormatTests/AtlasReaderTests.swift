@@ -1,8 +1,7 @@
+import BoneworkFormat
 import BoneworkImage
 import Foundation
 import Testing
-
-@testable import BoneworkFormat
 
 /// `../shared/spine-examples` next to the repository (this file is Tests/BoneworkFormatTests/…).
 private let atlasExamplesDirectory: String = {
@@ -104,7 +103,6 @@ private func exampleAtlasPaths() throws -> [String] {
         let crosshair = try region(atlas, "crosshair")
         #expect(crosshair.degrees == 0)
         #expect(crosshair.u2 == Float(352 + 45) / 1024 && crosshair.v2 == Float(7 + 45) / 256)
-        #expect(crosshair.imagePathIsFirstRegion(in: atlas))
     }
 
     @Test func spineboyRunSequenceIndices() throws {
@@ -159,12 +157,6 @@ private func exampleAtlasPaths() throws -> [String] {
         } throws: { error in
             (error as? LoadError)?.kind == .io
         }
-    }
-}
-
-extension AtlasRegion {
-    fileprivate func imagePathIsFirstRegion(in atlas: Atlas) -> Bool {
-        atlas.regionIndex(named: name).map { atlas.regions[Int($0)] == self } ?? false
     }
 }
 
@@ -316,7 +308,7 @@ private let everyFieldAtlas = """
 }
 
 /// A text that must be rejected as `.malformed` at `line`.
-struct MalformedAtlasCase: Sendable, CustomTestStringConvertible {
+struct AtlasReaderMalformedCase: Sendable, CustomTestStringConvertible {
     var label: String
     var text: String
     var line: Int
@@ -325,7 +317,7 @@ struct MalformedAtlasCase: Sendable, CustomTestStringConvertible {
 
 private let pageHead = "page.png\n\tsize: 64, 64\n"  // lines 1-2
 
-private let malformedAtlasCases: [MalformedAtlasCase] = [
+private let malformedAtlasCases: [AtlasReaderMalformedCase] = [
     .init(label: "bounds with three values", text: pageHead + "r\n\tbounds: 1, 2, 3\n", line: 4),
     .init(label: "bounds with five values", text: pageHead + "r\n\tbounds: 1, 2, 3, 4, 5\n", line: 4),
     .init(label: "indented field without colon", text: pageHead + "r\n\tbounds: 1, 2, 3, 4\n\trotate 90\n", line: 5),
@@ -365,7 +357,7 @@ private let malformedAtlasCases: [MalformedAtlasCase] = [
 
 @Suite struct AtlasReaderMalformedTests {
     @Test(arguments: malformedAtlasCases)
-    func malformedLine(_ testCase: MalformedAtlasCase) {
+    func malformedLine(_ testCase: AtlasReaderMalformedCase) {
         do {
             let atlas = try parseAtlas(testCase.text, file: "bad.atlas")
             Issue.record("accepted with \(atlas.pages.count) pages, \(atlas.regions.count) regions")
@@ -382,7 +374,7 @@ private let malformedAtlasCases: [MalformedAtlasCase] = [
     /// Truncations and byte corruptions of a real atlas either load or throw `LoadError`; none traps.
     @Test func corruptedExampleNeverTraps() throws {
         let original = try SkeletonLoader.readFile(atlasExamplesDirectory + "/spineboy/spineboy-run.atlas")
-        var random = SplitMix64(seed: 0x5EED)
+        var random = AtlasFuzzRandom(seed: 0x5EED)
         var failures = 0
         for round in 0..<400 {
             var bytes = original
@@ -406,7 +398,7 @@ private let malformedAtlasCases: [MalformedAtlasCase] = [
     }
 }
 
-struct SplitMix64 {
+private struct AtlasFuzzRandom {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
