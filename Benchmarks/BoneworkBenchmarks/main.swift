@@ -1,1 +1,18 @@
-print("benchmarks: not written yet")
+import Foundation
+
+// `BoneworkBenchmarks <benchmark> [options]`: each benchmark lives in its own file.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let benchmarks: [String: ([String]) throws -> Void] = [
+    "pose": PoseBenchmark.run
+]
+guard let name = arguments.first, let run = benchmarks[name] else {
+    print("usage: BoneworkBenchmarks <\(benchmarks.keys.sorted().joined(separator: "|"))> [options]")
+    print(PoseBenchmark.usage)
+    exit(2)
+}
+do {
+    try run(Array(arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("BoneworkBenchmarks: \(error)\n".utf8))
+    exit(1)
+}
