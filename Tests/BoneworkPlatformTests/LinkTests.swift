@@ -1,3 +1,0 @@
-import Testing
-import BoneworkImage
-@Test func imageSize() { #expect(Image(width: 2, height: 3).pixels.count == 24) }
