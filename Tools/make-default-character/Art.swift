@@ -57,7 +57,21 @@ enum Art {
             parts.append(upperArm(team))
             parts.append(thigh(team))
         }
+        for part in parts where !hasClearBorder(part.image) {
+            fatalError("make-default-character: part \(part.name) touches the edge of its image")
+        }
         return parts
+    }
+
+    /// Whether the outermost rows and columns are fully transparent, so that linear filtering
+    /// never blends a part with its neighbour on the page.
+    static func hasClearBorder(_ image: Image) -> Bool {
+        for y in 0..<image.height {
+            for x in 0..<image.width where x == 0 || y == 0 || x == image.width - 1 || y == image.height - 1 {
+                if image.pixels[(y * image.width + x) * 4 + 3] != 0 { return false }
+            }
+        }
+        return true
     }
 
     static func head() -> Part {
@@ -105,14 +119,14 @@ enum Art {
         var c = Canvas(width: 44, height: 28)
         for x: Float in [14, 31] {
             let lid = Shape.capsule(ax: x - 6, ay: 16, bx: x + 6, by: 16, r: 2.2)
-            c.fill(lid.grown(4), Palette.eyeGlow, opacity: 0.3)
+            c.fill(lid.grown(3), Palette.eyeGlow, opacity: 0.3)
             c.fill(lid, Palette.eyeCore)
         }
         return Part(name: "eyes-closed", image: c.image(), anchorX: 22, anchorY: 14)
     }
 
     static func antenna() -> Part {
-        var c = Canvas(width: 20, height: 44)
+        var c = Canvas(width: 20, height: 46)
         c.outlined(
             Shape.capsule(ax: 10, ay: 40, bx: 10, by: 16, r: 2.2), .vertical(16, Palette.metal, 40, Palette.metalDark),
             width: 2)
@@ -172,26 +186,26 @@ enum Art {
     }
 
     static func upperArm(_ team: TeamColors) -> Part {
-        var c = Canvas(width: 56, height: 32)
-        c.outlined(Shape.capsule(ax: 15, ay: 16, bx: 42, by: 16, r: 9.5), .vertical(7, team.light, 25, team.dark))
+        var c = Canvas(width: 58, height: 32)
+        c.outlined(Shape.capsule(ax: 17, ay: 16, bx: 44, by: 16, r: 9.5), .vertical(7, team.light, 25, team.dark))
         c.outlined(
-            Shape.circle(x: 15, y: 16, r: 12), .radial(x: 11, y: 11, radius: 16, inner: team.light, outer: team.base),
+            Shape.circle(x: 17, y: 16, r: 12), .radial(x: 13, y: 11, radius: 16, inner: team.light, outer: team.base),
             width: 2.5)
-        c.fill(Shape.capsule(ax: 10, ay: 10, bx: 17, by: 8, r: 1.8), Palette.white, opacity: 0.6)
-        return Part(name: "\(team.name)/upper-arm", image: c.image(), anchorX: 15, anchorY: 16)
+        c.fill(Shape.capsule(ax: 12, ay: 10, bx: 19, by: 8, r: 1.8), Palette.white, opacity: 0.6)
+        return Part(name: "\(team.name)/upper-arm", image: c.image(), anchorX: 17, anchorY: 16)
     }
 
     static func lowerArm() -> Part {
-        var c = Canvas(width: 50, height: 26)
+        var c = Canvas(width: 52, height: 26)
         c.outlined(
-            Shape.capsule(ax: 10, ay: 13, bx: 38, by: 13, r: 7.5),
+            Shape.capsule(ax: 12, ay: 13, bx: 40, by: 13, r: 7.5),
             .vertical(6, Palette.metalLight, 20, Palette.metalDark))
         c.outlined(
-            Shape.circle(x: 10, y: 13, r: 6.5),
-            .radial(x: 8, y: 11, radius: 8, inner: Palette.jointLight, outer: Palette.jointDark),
+            Shape.circle(x: 12, y: 13, r: 6.5),
+            .radial(x: 10, y: 11, radius: 8, inner: Palette.jointLight, outer: Palette.jointDark),
             width: 2)
-        c.fill(Shape.capsule(ax: 18, ay: 9, bx: 34, by: 9, r: 1.3), Palette.white, opacity: 0.6)
-        return Part(name: "lower-arm", image: c.image(), anchorX: 10, anchorY: 13)
+        c.fill(Shape.capsule(ax: 20, ay: 9, bx: 36, by: 9, r: 1.3), Palette.white, opacity: 0.6)
+        return Part(name: "lower-arm", image: c.image(), anchorX: 12, anchorY: 13)
     }
 
     static func hand() -> Part {
@@ -207,24 +221,24 @@ enum Art {
     }
 
     static func thigh(_ team: TeamColors) -> Part {
-        var c = Canvas(width: 70, height: 32)
-        c.outlined(Shape.capsule(ax: 13, ay: 16, bx: 54, by: 16, r: 11), .vertical(5, team.light, 27, team.dark))
-        c.fill(Shape.capsule(ax: 16, ay: 10, bx: 48, by: 10, r: 1.8), Palette.white, opacity: 0.45)
-        return Part(name: "\(team.name)/thigh", image: c.image(), anchorX: 13, anchorY: 16)
+        var c = Canvas(width: 72, height: 32)
+        c.outlined(Shape.capsule(ax: 15, ay: 16, bx: 56, by: 16, r: 11), .vertical(5, team.light, 27, team.dark))
+        c.fill(Shape.capsule(ax: 18, ay: 10, bx: 50, by: 10, r: 1.8), Palette.white, opacity: 0.45)
+        return Part(name: "\(team.name)/thigh", image: c.image(), anchorX: 15, anchorY: 16)
     }
 
     static func shin() -> Part {
-        var c = Canvas(width: 68, height: 28)
+        var c = Canvas(width: 70, height: 28)
         c.outlined(
-            Shape.capsule(ax: 11, ay: 14, bx: 56, by: 14, r: 8.5),
+            Shape.capsule(ax: 13, ay: 14, bx: 58, by: 14, r: 8.5),
             .vertical(6, Palette.metalLight, 22, Palette.metalDark))
-        c.fill(Shape.capsule(ax: 20, ay: 10, bx: 50, by: 10, r: 1.4), Palette.white, opacity: 0.6)
+        c.fill(Shape.capsule(ax: 22, ay: 10, bx: 52, by: 10, r: 1.4), Palette.white, opacity: 0.6)
         c.outlined(
-            Shape.circle(x: 11, y: 14, r: 8),
-            .radial(x: 9, y: 11, radius: 10, inner: Palette.jointLight, outer: Palette.jointDark),
+            Shape.circle(x: 13, y: 14, r: 8),
+            .radial(x: 11, y: 11, radius: 10, inner: Palette.jointLight, outer: Palette.jointDark),
             width: 2)
-        c.fill(Shape.circle(x: 11, y: 14, r: 2.5), Palette.metal)
-        return Part(name: "shin", image: c.image(), anchorX: 11, anchorY: 14)
+        c.fill(Shape.circle(x: 13, y: 14, r: 2.5), Palette.metal)
+        return Part(name: "shin", image: c.image(), anchorX: 13, anchorY: 14)
     }
 
     static func foot() -> Part {
