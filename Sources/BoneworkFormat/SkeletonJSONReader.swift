@@ -454,6 +454,13 @@ extension JSONSkeletonReading {
                 .limitExceeded, sequenceNode, member: "digits", expected: "digits in 0...\(Self.maxSequenceDigits)",
                 found: "\(sequence.digits)")
         }
+        guard Int(sequence.count) <= Self.maxSequenceFrames - sequenceFrames else {
+            throw error(
+                .limitExceeded, sequenceNode, member: "count",
+                expected: "at most \(Self.maxSequenceFrames) sequence frames in the file",
+                found: "\(sequence.count) after \(sequenceFrames) others")
+        }
+        sequenceFrames += Int(sequence.count)
         sequence.id = nextSequenceID
         nextSequenceID &+= 1
         return sequence

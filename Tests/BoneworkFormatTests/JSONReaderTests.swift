@@ -522,6 +522,96 @@ private func skeleton(_ extra: String = "", version: String = "4.2.40") -> Strin
         #expect(clash?.location == .jsonPath("$.animations.walk.drawOrder[0].offsets[1].offset"))
     }
 
+    @Test func expansionBudgetsAreEnforced() {
+        // 7000 empty deform keys on a 5000-vertex bounding box would expand to 70 million floats.
+        let vertices = Array(repeating: "0", count: 10_000).joined(separator: ",")
+        let keys = Array(repeating: "{}", count: 7000).joined(separator: ",")
+        let big = skeleton(
+            #""animations": {"walk": {"attachments": {"default": {"a": {"box": {"deform": [\#(keys)]}}}}}}"#
+        )
+        .replacingOccurrences(
+            of: #""vertexCount": 2, "vertices": [ 0, 0, 10, 10 ]"#,
+            with: #""vertexCount": 5000, "vertices": [\#(vertices)]"#)
+        let deform = loadError(big)
+        #expect(deform?.kind == .limitExceeded)
+        #expect(deform?.location == .jsonPath("$.animations.walk.attachments.default.a.box.deform"))
+        // Sequences may not declare more than about a million frames in all.
+        let regions = (0..<11).map { #""r\#($0)": {"sequence": {"count": 100000}}"# }.joined(separator: ",")
+        let sequences = loadError(
+            skeleton().replacingOccurrences(of: #""a": { "box""#, with: #""a": { \#(regions), "box""#))
+        #expect(sequences?.kind == .limitExceeded)
+        #expect(sequences?.location == .jsonPath("$.skins[0].attachments.a.r10.sequence.count"))
+    }
+
+    /// Mutated exports (bytes changed, cut, duplicated; values swapped for other values) must
+    /// either load or fail with a LoadError; a trap would end the test process.
+    @Test func mutatedExportsNeverTrap() throws {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random(_ n: Int) -> Int {
+            seed ^= seed << 13
+            seed ^= seed >> 7
+            seed ^= seed << 17
+            return Int(seed % UInt64(max(n, 1)))
+        }
+        let sources = try ["coin/coin-pro.json", "spinosaurus/spinosaurus-ess.json", "vine/vine-pro.json"].map {
+            try JSONExamples.bytes($0)
+        }
+        let values = [
+            "-1", "1e300", "2147483648", "0", "99999", "null", "true", "\"\"", "[]", "{}", "\"root\"", "\"stepped\"",
+            "[0,0,1,1]", "-0.5", "\"mesh\"", "\"linkedmesh\"", "\"clipping\"", "\"path\"", "65536",
+        ].map { Array($0.utf8) }
+        var outcomes: [LoadError.Kind: Int] = [:]
+        var loaded = 0
+        for iteration in 0..<1500 {
+            var bytes = sources[iteration % sources.count]
+            for _ in 0..<(1 + random(3)) where !bytes.isEmpty {
+                let at = random(bytes.count)
+                switch random(6) {
+                case 0: bytes[at] = UInt8(truncatingIfNeeded: random(256))
+                case 1: bytes.removeSubrange(at..<min(bytes.count, at + random(32)))
+                case 2:
+                    let from = random(bytes.count)
+                    bytes.insert(contentsOf: bytes[from..<min(bytes.count, from + random(100))], at: at)
+                default:
+                    // Swap the value after the next ':' for another value.
+                    guard let colon = bytes[at...].firstIndex(of: UInt8(ascii: ":")) else { continue }
+                    var end = colon + 1
+                    while end < bytes.count,
+                        ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[end])
+                    {
+                        end += 1
+                    }
+                    bytes.replaceSubrange(colon + 1..<end, with: values[random(values.count)])
+                }
+            }
+            do {
+                _ = try SkeletonJSONReader.read(bytes: bytes, file: "mutated.json", atlas: nil)
+                loaded += 1
+            } catch let error as LoadError {
+                outcomes[error.kind, default: 0] += 1
+                #expect(error.file == "mutated.json")
+            }
+        }
+        #expect(loaded + outcomes.values.reduce(0, +) == 1500)
+        #expect(outcomes[.malformed, default: 0] > 0 && outcomes[.unknownName, default: 0] > 0)
+    }
+
+    @Test func scaleMultipliesLengthsAsTheReferenceDoes() throws {
+        let bytes = try JSONExamples.bytes("spineboy/spineboy-pro.json")
+        let plain = try SkeletonJSONReader.read(bytes: bytes, file: "a.json", atlas: nil)
+        let scaled = try SkeletonJSONReader.read(bytes: bytes, file: "a.json", atlas: nil, scale: 2)
+        for (a, b) in zip(plain.bones, scaled.bones) {
+            #expect(b.x == a.x * 2 && b.y == a.y * 2 && b.length == a.length * 2 && b.rotation == a.rotation)
+        }
+        for (a, b) in zip(plain.animations, scaled.animations) {
+            for (ta, tb) in zip(a.timelines, b.timelines) where ta.kind == .translate {
+                let first = Int(ta.framesStart)
+                #expect(b.frames[Int(tb.framesStart) + 1] == a.frames[first + 1] * 2)
+                #expect(b.frames[Int(tb.framesStart)] == a.frames[first])
+            }
+        }
+    }
+
     // MARK: Semantics
 
     @Test func drawOrderKeysArePermutations() throws {
