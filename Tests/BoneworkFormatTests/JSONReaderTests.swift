@@ -273,6 +273,149 @@ private func skeleton(_ extra: String = "", version: String = "4.2.40") -> Strin
         #expect(digest.value == expected, "\(relative): timelines differ from the reference")
     }
 
+    /// FNV-1a digests of the setup data as the reference loads it from these exports: bones,
+    /// slots, constraints, events and every skin entry (in slot, name order) with its geometry,
+    /// as float bit patterns and integers (computed once from the reference for these files).
+    static let referenceSetupDigests: [String: UInt64] = [
+        "alien/alien-ess.json": 0x5C5BABFA559EEF12,
+        "alien/alien-pro.json": 0x5565FFECFA5C81F5,
+        "celestial-circus/celestial-circus-pro.json": 0x12247973B6418AAE,
+        "chibi-stickers/chibi-stickers.json": 0x4502CA19882194F8,
+        "cloud-pot/cloud-pot.json": 0xDD58A060AC2C8305,
+        "coin/coin-pro.json": 0x09D2A7C2A58B0695,
+        "dragon/dragon-ess.json": 0x66499E5906FB3711,
+        "goblins/goblins-ess.json": 0x31A3397F9307F087,
+        "goblins/goblins-pro.json": 0xCFFAF71A947C79FF,
+        "hero/hero-ess.json": 0xFE1BADFF8DD6BE3F,
+        "hero/hero-pro.json": 0x4A93D9FA5A1F1621,
+        "mix-and-match/mix-and-match-pro.json": 0x877417F473A9CBFB,
+        "owl/owl-pro.json": 0xEA9B69B78F020E8C,
+        "powerup/powerup-ess.json": 0x34806B064BAED050,
+        "powerup/powerup-pro.json": 0xA38E5DF1B43B3CA3,
+        "raptor/raptor-pro.json": 0xB2307013973C063C,
+        "sack/sack-pro.json": 0xD6F2A32BF305B5ED,
+        "snowglobe/snowglobe-pro.json": 0xC84157FD37CCA5E4,
+        "speedy/speedy-ess.json": 0xF7FDAC9B088DCED9,
+        "spineboy/spineboy-ess.json": 0x2F7ABBD0C2D60662,
+        "spineboy/spineboy-pro.json": 0x4A8C603788BBC32F,
+        "spinosaurus/spinosaurus-ess.json": 0xF5208F57A4D1D383,
+        "stretchyman/stretchyman-pro.json": 0x28DDD648598B477E,
+        "tank/tank-pro.json": 0xC6DEDA0FA4D2BB97,
+        "vine/vine-pro.json": 0x4DF0A44D6C1DD3B0,
+        "windmill/windmill-ess.json": 0x87894A12966D9142,
+    ]
+
+    @Test(arguments: JSONExamples.files)
+    func exampleSetupIsBitExact(_ relative: String) throws {
+        let expected = try #require(Self.referenceSetupDigests[relative], "no reference digest for \(relative)")
+        let data = try SkeletonJSONReader.read(bytes: try JSONExamples.bytes(relative), file: relative, atlas: nil)
+        var d = FNV1a()
+        func add(_ values: Float...) { for v in values { d.add(v.bitPattern) } }
+        func add<T: BinaryInteger>(_ values: [T]) { for v in values { d.add(UInt32(truncatingIfNeeded: Int(v))) } }
+        func add(_ flag: Bool) { d.add(flag ? 1 : 0) }
+        func add(_ c: Color) { add(c.r, c.g, c.b, c.a) }
+        for b in data.bones {
+            add([b.parent, Int32(b.inherit.rawValue)])
+            add(b.skinRequired)
+            add(b.length, b.x, b.y, b.rotation, b.scaleX, b.scaleY, b.shearX, b.shearY)
+        }
+        for s in data.slots {
+            add([s.bone])
+            add(s.color)
+            if let dark = s.darkColor {
+                add([1])
+                add(dark)
+            } else {
+                add([0])
+            }
+            add([Int32(s.blendMode.rawValue)])
+            add(s.visible)
+        }
+        for c in data.ikConstraints {
+            add([c.order])
+            add(c.skinRequired)
+            add([c.bones.count] + c.bones.map(Int.init) + [Int(c.target)])
+            add(c.mix, c.softness)
+            add([c.bendDirection])
+            add(c.compress)
+            add(c.stretch)
+            add(c.uniform)
+        }
+        for c in data.transformConstraints {
+            add([c.order])
+            add(c.skinRequired)
+            add([c.bones.count] + c.bones.map(Int.init) + [Int(c.target)])
+            add(c.mixRotate, c.mixX, c.mixY, c.mixScaleX, c.mixScaleY, c.mixShearY, c.offsetRotation, c.offsetX)
+            add(c.offsetY, c.offsetScaleX, c.offsetScaleY, c.offsetShearY)
+            add(c.relative)
+            add(c.local)
+        }
+        for c in data.pathConstraints {
+            add([c.order])
+            add(c.skinRequired)
+            add([c.bones.count] + c.bones.map(Int.init) + [Int(c.target)])
+            add([c.positionMode.rawValue, c.spacingMode.rawValue, c.rotateMode.rawValue])
+            add(c.offsetRotation, c.position, c.spacing, c.mixRotate, c.mixX, c.mixY)
+        }
+        for c in data.physicsConstraints {
+            add([c.order])
+            add(c.skinRequired)
+            add([c.bone])
+            add(c.x, c.y, c.rotate, c.scaleX, c.shearX, c.limit, c.step, c.inertia, c.strength, c.damping)
+            add(c.massInverse, c.wind, c.gravity, c.mix)
+            for flag in [
+                c.inertiaGlobal, c.strengthGlobal, c.dampingGlobal, c.massGlobal, c.windGlobal, c.gravityGlobal,
+                c.mixGlobal,
+            ] { add(flag) }
+        }
+        for e in data.events {
+            add([e.intValue])
+            add(e.floatValue, e.volume, e.balance)
+        }
+        for skin in data.skins {
+            add([skin.bones.count] + skin.bones.map(Int.init) + [skin.constraints.count, skin.entries.count])
+            let entries = skin.entries.sorted {
+                $0.slot != $1.slot
+                    ? $0.slot < $1.slot
+                    : Array(data.attachmentNames[Int($0.name)].utf8).lexicographicallyPrecedes(
+                        Array(data.attachmentNames[Int($1.name)].utf8))
+            }
+            for entry in entries {
+                let a = data.attachments[Int(entry.attachment)]
+                add([entry.slot, Int32(a.kind.rawValue)])
+                switch a.kind {
+                case .region:
+                    add(a.color)
+                    add(a.x, a.y, a.rotation, a.scaleX, a.scaleY, a.width, a.height)
+                case .mesh: add(a.color)
+                case .point: add(a.x, a.y, a.rotation)
+                default: break
+                }
+                if let sequence = a.sequence {
+                    add([sequence.count, sequence.start, sequence.digits, sequence.setupIndex])
+                }
+                if a.kind != .region && a.kind != .point {
+                    add([Int(a.worldVerticesLength), a.bones.count] + a.bones.map(Int.init) + [a.vertices.count])
+                    for v in a.vertices { add(v) }
+                }
+                if a.kind == .mesh {
+                    for v in a.regionUVs { add(v) }
+                    add([a.triangles.count] + a.triangles.map(Int.init) + [Int(a.hullLength), a.edges.count])
+                    add(a.edges)
+                    add(a.width, a.height)
+                    add(a.isLinkedMesh)
+                }
+                if a.kind == .path {
+                    for v in a.lengths { add(v) }
+                    add(a.closed)
+                    add(a.constantSpeed)
+                }
+                if a.kind == .clipping { add([a.endSlot]) }
+            }
+        }
+        #expect(d.value == expected, "\(relative): setup data differs from the reference")
+    }
+
     // MARK: Numbers
 
     @Test func numbersFollowTheReferenceEvaluation() throws {
