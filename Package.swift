@@ -52,6 +52,7 @@ let package = Package(
             name: "BoneworkWorldTests", dependencies: ["BoneworkWorld", "BoneworkFormat"]),
         .testTarget(
             name: "BoneworkRenderTests", dependencies: ["BoneworkRender", "BoneworkWorld", "BoneworkFormat"]),
+        .testTarget(name: "BoneworkCLITests", dependencies: ["bonework"]),
         .testTarget(
             name: "BoneworkPlatformTests", dependencies: ["BoneworkImage", "CGLFW", "CGL", "CEGL"]),
     ],
