@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "BoneworkFormat", targets: ["BoneworkFormat"]),
         .library(name: "BoneworkImage", targets: ["BoneworkImage"]),
         .library(name: "BoneworkWorld", targets: ["BoneworkWorld"]),
+        .library(name: "BoneworkRender", targets: ["BoneworkRender"]),
         .library(name: "BoneworkAssets", targets: ["BoneworkAssets"]),
         .executable(name: "bonework", targets: ["bonework"]),
     ],
@@ -30,10 +31,14 @@ let package = Package(
         .target(name: "BoneworkFormat", dependencies: ["BoneworkImage"]),
         .target(name: "BoneworkWorld", dependencies: ["BoneworkFormat"]),
         .target(
+            name: "BoneworkRender",
+            dependencies: ["BoneworkWorld", "BoneworkFormat", "BoneworkImage", "CGL", "CEGL", "CGLFW"]),
+        .target(
             name: "BoneworkAssets", dependencies: ["BoneworkFormat"],
             resources: [.copy("Resources/DefaultCharacter")]),
         .executableTarget(
-            name: "bonework", dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkAssets", "BoneworkImage"],
+            name: "bonework",
+            dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkRender", "BoneworkAssets", "BoneworkImage"],
             path: "Tools/bonework"),
         .executableTarget(
             name: "make-default-character", dependencies: ["BoneworkImage"],
@@ -45,6 +50,9 @@ let package = Package(
             name: "BoneworkFormatTests", dependencies: ["BoneworkFormat", "BoneworkAssets"]),
         .testTarget(
             name: "BoneworkWorldTests", dependencies: ["BoneworkWorld", "BoneworkFormat"]),
+        .testTarget(
+            name: "BoneworkRenderTests", dependencies: ["BoneworkRender", "BoneworkWorld", "BoneworkFormat"]),
+        .testTarget(name: "BoneworkCLITests", dependencies: ["bonework"]),
         .testTarget(
             name: "BoneworkPlatformTests", dependencies: ["BoneworkImage", "CGLFW", "CGL", "CEGL"]),
     ],

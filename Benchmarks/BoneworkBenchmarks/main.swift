@@ -1,12 +1,15 @@
 import Foundation
 
-// `BoneworkBenchmarks <benchmark> [options]`: each benchmark lives in its own file.
+// `swift run -c release BoneworkBenchmarks <load|pose> [options]`: each benchmark lives in its
+// own file.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) throws -> Void] = [
-    "pose": PoseBenchmark.run
+    "load": LoadBenchmark.run,
+    "pose": PoseBenchmark.run,
 ]
 guard let name = arguments.first, let run = benchmarks[name] else {
     print("usage: BoneworkBenchmarks <\(benchmarks.keys.sorted().joined(separator: "|"))> [options]")
+    print("  load [EXAMPLES_DIR] [--repeats N]")
     print(PoseBenchmark.usage)
     exit(2)
 }

@@ -10,6 +10,7 @@ public final class SkeletonDataPool: Sendable {
     }
 
     private let entries = Mutex<[Key: SkeletonData]>([:])
+    private let loads = Atomic<Int>(0)
     // One lock per key being loaded, so different files load concurrently but one file once.
     private let loading = Mutex<[Key: LoadGate]>([:])
 
@@ -20,6 +21,9 @@ public final class SkeletonDataPool: Sendable {
 
     /// The number of distinct skeletons held.
     public var count: Int { entries.withLock { $0.count } }
+
+    /// How many times a file was actually read and parsed (not served from the cache).
+    public var loadCount: Int { loads.load(ordering: .relaxed) }
 
     /// Returns the shared data for this file pair, loading it on first use.
     public func load(skeleton: String, atlas: String?) throws -> SkeletonData {
@@ -37,6 +41,7 @@ public final class SkeletonDataPool: Sendable {
             if let data = entries.withLock({ $0[key] }) { return data }
             let atlasData = try key.atlas.map { try AtlasReader.read(file: $0) }
             let data = try SkeletonLoader.load(file: key.skeleton, atlas: atlasData)
+            loads.add(1, ordering: .relaxed)
             entries.withLock { $0[key] = data }
             return data
         }

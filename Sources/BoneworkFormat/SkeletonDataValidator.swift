@@ -8,8 +8,9 @@ struct SkeletonDataValidator {
         LoadError(.malformed, file: builder.file, at: .file, expected: "\(what): \(expected)", found: "\(found)")
     }
 
-    private func check(_ index: Int32, below count: Int, _ what: String) throws {
-        guard index >= 0, Int(index) < count else { throw fail(what, "index in 0..<\(count)", index) }
+    // The description is built only on failure: validation runs over every weight of every mesh.
+    private func check(_ index: Int32, below count: Int, _ what: @autoclosure () -> String) throws {
+        guard index >= 0, Int(index) < count else { throw fail(what(), "index in 0..<\(count)", index) }
     }
 
     func validate() throws {
@@ -35,7 +36,9 @@ struct SkeletonDataValidator {
             }
         }
         for c in b.ikConstraints {
-            guard c.bones.count == 1 || c.bones.count == 2 else { throw fail("ik \(c.name)", "1 or 2 bones", c.bones.count) }
+            guard c.bones.count == 1 || c.bones.count == 2 else {
+                throw fail("ik \(c.name)", "1 or 2 bones", c.bones.count)
+            }
             for bone in c.bones { try check(bone, below: boneCount, "ik \(c.name) bone") }
             try check(c.target, below: boneCount, "ik \(c.name) target")
         }
@@ -94,13 +97,17 @@ struct SkeletonDataValidator {
                 var boneCursor = 0
                 var floatCursor = 0
                 for _ in 0..<vertexCount {
-                    guard boneCursor < a.bones.count else { throw fail("attachment \(a.name)", "bone counts", "too few") }
+                    guard boneCursor < a.bones.count else {
+                        throw fail("attachment \(a.name)", "bone counts", "too few")
+                    }
                     let n = Int(a.bones[boneCursor])
                     boneCursor += 1
                     guard n >= 0, boneCursor + n <= a.bones.count, floatCursor + n * 3 <= a.vertices.count else {
                         throw fail("attachment \(a.name)", "weights within the vertex data", n)
                     }
-                    for k in 0..<n { try check(a.bones[boneCursor + k], below: b.bones.count, "attachment \(a.name) bone") }
+                    for k in 0..<n {
+                        try check(a.bones[boneCursor + k], below: b.bones.count, "attachment \(a.name) bone")
+                    }
                     boneCursor += n
                     floatCursor += n * 3
                 }
@@ -116,7 +123,9 @@ struct SkeletonDataValidator {
                     throw fail("mesh \(a.name)", "triangles indexing \(vertexCount) vertices", a.triangles.count)
                 }
             }
-            if a.kind == .clipping, a.endSlot >= 0 { try check(a.endSlot, below: b.slots.count, "clipping \(a.name) end slot") }
+            if a.kind == .clipping, a.endSlot >= 0 {
+                try check(a.endSlot, below: b.slots.count, "clipping \(a.name) end slot")
+            }
         case .region, .point:
             break
         }

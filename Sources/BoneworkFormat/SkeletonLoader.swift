@@ -11,7 +11,9 @@ public enum SkeletonLoader {
     public static func load(bytes: [UInt8], file: String, atlas: Atlas?) throws -> SkeletonData {
         if file.hasSuffix(".json") { return try SkeletonJSONReader.read(bytes: bytes, file: file, atlas: atlas) }
         if file.hasSuffix(".skel") { return try SkeletonBinaryReader.read(bytes: bytes, file: file, atlas: atlas) }
-        let firstNonSpace = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF })
+        let firstNonSpace = bytes.first(where: {
+            $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF
+        })
         if firstNonSpace == UInt8(ascii: "{") {
             return try SkeletonJSONReader.read(bytes: bytes, file: file, atlas: atlas)
         }

@@ -9,11 +9,17 @@ public enum SpineMath {
     public static let degRad: Float = 3.1415926535897932385 / 180
     public static let radDeg: Float = 180 / 3.1415926535897932385
 
-    @inline(__always) public static func sinDeg(_ degrees: Float) -> Float { Float(Foundation.sin(Double(degrees * degRad))) }
-    @inline(__always) public static func cosDeg(_ degrees: Float) -> Float { Float(Foundation.cos(Double(degrees * degRad))) }
+    @inline(__always) public static func sinDeg(_ degrees: Float) -> Float {
+        Float(Foundation.sin(Double(degrees * degRad)))
+    }
+    @inline(__always) public static func cosDeg(_ degrees: Float) -> Float {
+        Float(Foundation.cos(Double(degrees * degRad)))
+    }
     @inline(__always) public static func sin(_ radians: Float) -> Float { Float(Foundation.sin(Double(radians))) }
     @inline(__always) public static func cos(_ radians: Float) -> Float { Float(Foundation.cos(Double(radians))) }
-    @inline(__always) public static func atan2(_ y: Float, _ x: Float) -> Float { Float(Foundation.atan2(Double(y), Double(x))) }
+    @inline(__always) public static func atan2(_ y: Float, _ x: Float) -> Float {
+        Float(Foundation.atan2(Double(y), Double(x)))
+    }
     @inline(__always) public static func atan2Deg(_ y: Float, _ x: Float) -> Float {
         Float(Foundation.atan2(Double(y), Double(x))) * radDeg
     }

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+@testable import BoneworkFormat
+
+/// Every example skeleton loads with its atlas, and its counts agree with the reference counts.
+@Suite struct FeatureConformanceTests {
+    @Test func everyExampleSkeletonIsListed() throws {
+        let files = SharedFixtures.skeletonFiles()
+        let features = try SharedFixtures.features()
+        #expect(files.count == 52, "expected the 52 example skeleton files, found \(files.count)")
+        #expect(Set(files) == Set(features.keys), "example files and features.json disagree")
+    }
+
+    @Test(arguments: SharedFixtures.skeletonFiles())
+    func countsMatchReference(_ file: String) throws {
+        let expected = try #require(try SharedFixtures.features()[file], "\(file) has no reference counts")
+        let atlasPath = try #require(SharedFixtures.atlasPath(forSkeleton: file), "\(file): no atlas found")
+        let atlas = try AtlasReader.read(file: atlasPath)
+        let data = try SkeletonLoader.load(
+            file: SharedFixtures.examples.appendingPathComponent(file).path, atlas: atlas)
+        let ours = SkeletonFeatures(data)
+        for key in SkeletonFeatures.requiredKeys {
+            let reference = try #require(expected[key], "\(file): reference lacks \(key)")
+            #expect(ours[key] == reference, "\(file): \(key) expected \(reference), found \(ours[key] ?? -1)")
+        }
+        // The remaining keys count the same things more finely; they must agree too.
+        for (key, value) in ours.counts where !SkeletonFeatures.requiredKeys.contains(key) {
+            if let reference = expected[key] {
+                #expect(value == reference, "\(file): \(key) expected \(reference), found \(value)")
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import BoneworkFormat
+
+@Suite struct SkeletonDataPoolTests {
+    let skeleton = SharedFixtures.examples.appendingPathComponent("spineboy/spineboy-pro.skel").path
+    let atlas = SharedFixtures.examples.appendingPathComponent("spineboy/spineboy.atlas").path
+
+    @Test func loadsOnceForManyThreads() throws {
+        let pool = SkeletonDataPool()
+        let results = Mutex<[ObjectIdentifier]>([])
+        let failures = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            do {
+                let data = try pool.load(skeleton: skeleton, atlas: atlas)
+                results.withLock { $0.append(ObjectIdentifier(data)) }
+            } catch {
+                failures.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
+        let identities = results.withLock { $0 }
+        #expect(identities.count == 16)
+        #expect(Set(identities).count == 1, "every thread must get the same SkeletonData")
+        #expect(pool.loadCount == 1)
+        #expect(pool.count == 1)
+    }
+
+    @Test func failedLoadIsNotCached() throws {
+        let pool = SkeletonDataPool()
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("bonework-missing.skel").path
+        #expect(throws: LoadError.self) { try pool.load(skeleton: missing, atlas: nil) }
+        #expect(pool.count == 0)
+    }
+}
