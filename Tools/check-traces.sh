@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs `bonework trace pose` on every reference pose trace (and `trace scenario` on every
+# reference scenario, when that command exists) and judges each with the shared compare-trace.py.
+#   Tools/check-traces.sh [SHARED_DIR]        (default: ../shared beside the checkout)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+shared=${1:-../shared}
+swift build -c release --product bonework >/dev/null || exit 1
+bin=.build/release/bonework
+out=$(mktemp -d)
+pass=0
+fail=0
+while IFS= read -r reference; do
+    rel=${reference#"$shared/golden/poses/"}
+    actual="$out/$(echo "$rel" | tr '/' '_')"
+    if "$bin" trace pose "$reference" --assets "$shared/spine-examples" >"$actual" 2>"$actual.err" \
+        && python3 "$shared/tools/compare-trace.py" "$reference" "$actual" >"$actual.cmp" 2>&1; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL pose $rel: $(head -c 300 "$actual.err" "$actual.cmp" 2>/dev/null | tr '\n' ' ')"
+    fi
+done < <(find "$shared/golden/poses" -type f -name '*.json' | sort)
+if "$bin" trace scenario --help >/dev/null 2>&1 || "$bin" help 2>&1 | grep -q "trace scenario"; then
+    for scenario in "$shared"/golden/scenarios/*.scenario.json; do
+        name=$(basename "$scenario" .scenario.json)
+        expected="$shared/golden/scenarios/$name.expected.json"
+        actual="$out/scenario-$name.json"
+        if "$bin" trace scenario "$scenario" --assets "$shared/spine-examples" >"$actual" 2>"$actual.err" \
+            && python3 "$shared/tools/compare-trace.py" "$expected" "$actual" >"$actual.cmp" 2>&1; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1))
+            echo "FAIL scenario $name: $(head -c 300 "$actual.err" "$actual.cmp" 2>/dev/null | tr '\n' ' ')"
+        fi
+    done
+fi
+rm -rf "$out"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
