@@ -45,6 +45,39 @@ struct PathPhysicsPoseTests {
         #expect(files.count >= 100)
     }
 
+    static var referenceTraces: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ReferenceTraces/poses")
+    }
+
+    /// Traces of examples the golden set leaves out (Tests/ReferenceTraces/README.md).
+    static func referenceTraceFiles() -> [String] {
+        guard let e = FileManager.default.enumerator(atPath: referenceTraces.path) else { return [] }
+        var result: [String] = []
+        while let item = e.nextObject() as? String {
+            if item.hasSuffix(".json") && item.split(separator: "/").count == 3 { result.append(item) }
+        }
+        return result.sorted()
+    }
+
+    @Test("reference traces cover the sequence and physics examples without golden poses")
+    func referenceCoverage() {
+        let files = Self.referenceTraceFiles()
+        for prefix in [
+            "dragon/dragon-ess.json/", "dragon/dragon-ess.skel/", "sack/sack-pro.json/", "sack/sack-pro.skel/",
+            "snowglobe/snowglobe-pro.json/", "snowglobe/snowglobe-pro.skel/",
+        ] {
+            #expect(files.contains { $0.hasPrefix(prefix) }, "\(prefix)")
+        }
+        #expect(files.count == 16)
+    }
+
+    @Test("pose trace of an example without golden poses matches the reference", arguments: referenceTraceFiles())
+    func referenceTrace(_ file: String) throws {
+        let mismatch = try PoseTraceReplay.compare(trace: Self.referenceTraces.appendingPathComponent(file))
+        #expect(mismatch == nil, "\(file): \(mismatch ?? "")")
+    }
+
     @Test("pose trace matches the reference", arguments: traceFiles())
     func trace(_ file: String) throws {
         let mismatch = try PoseTraceReplay.compare(trace: Self.shared.appendingPathComponent("golden/poses/" + file))
