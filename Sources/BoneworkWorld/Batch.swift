@@ -43,8 +43,7 @@ public final class Batch {
     let firedTimes: UnsafeMutablePointer<Float>
     let firedCapacity: Int
 
-    public init(rig: CompiledSkeleton, layout: ColumnLayout = .instanceMajor, trackCount: Int = 4, capacity: Int = 16)
-    {
+    public init(rig: CompiledSkeleton, layout: ColumnLayout = .instanceMajor, trackCount: Int = 4, capacity: Int = 16) {
         self.rig = rig
         self.layout = layout
         self.trackCount = max(1, trackCount)
