@@ -8,6 +8,9 @@ public enum SystemID: Int, CaseIterable, Sendable {
     case slots
     case vertices
 
+    /// Number of systems (`allCases` builds an array; frames must not allocate).
+    public static let count = 5
+
     public var name: String {
         switch self {
         case .animationState: return "animation state"
@@ -24,7 +27,7 @@ public enum SystemID: Int, CaseIterable, Sendable {
 /// over batches) together with the number of instances the frame posed.
 public final class Scheduler {
     public let capacity: Int
-    /// capacity * SystemID.allCases.count nanosecond values.
+    /// capacity * SystemID.count nanosecond values.
     private let timings: UnsafeMutablePointer<UInt64>
     private let instanceCounts: UnsafeMutablePointer<Int>
     /// Frames recorded so far (the ring holds the last `capacity`).
@@ -34,7 +37,7 @@ public final class Scheduler {
 
     public init(capacity: Int = 256) {
         self.capacity = max(1, capacity)
-        let n = self.capacity * SystemID.allCases.count
+        let n = self.capacity * SystemID.count
         timings = .allocate(capacity: n)
         timings.initialize(repeating: 0, count: n)
         instanceCounts = .allocate(capacity: self.capacity)
@@ -49,14 +52,14 @@ public final class Scheduler {
     /// Runs one frame over `batches`, advancing animations by `delta` seconds.
     public func run(_ batches: [Batch], delta: Float) {
         let slot = frames % capacity
-        let row = timings + slot * SystemID.allCases.count
+        let row = timings + slot * SystemID.count
         let runState = enabled.contains(.animationState)
         let runApply = enabled.contains(.timelineApply)
         let runPose = enabled.contains(.pose)
         let runSlots = enabled.contains(.slots)
         let runVertices = enabled.contains(.vertices)
         var instances = 0
-        for s in 0..<SystemID.allCases.count { row[s] = 0 }
+        for s in 0..<SystemID.count { row[s] = 0 }
         for batch in batches { batch.clearEvents() }
         for batch in batches where batch.count > 0 {
             let cols = batch.columns()
@@ -95,7 +98,7 @@ public final class Scheduler {
     public func nanoseconds(_ system: SystemID, framesAgo back: Int = 0) -> UInt64? {
         guard back >= 0, back < min(frames, capacity) else { return nil }
         let slot = (frames - 1 - back) % capacity
-        return timings[slot * SystemID.allCases.count + system.rawValue]
+        return timings[slot * SystemID.count + system.rawValue]
     }
 
     /// Instances posed in the frame `back` frames ago.
