@@ -78,8 +78,8 @@ enum PhysicsConstraintSolver {
         for f in PhysicsField.xOffset...PhysicsField.scaleVelocity { s[f] = 0 }
     }
 
-    /// Moves the simulation of every physics constraint of one instance by (x, y) in world space
-    /// without motion (e.g. after teleporting the skeleton).
+    /// Makes the next update of every physics constraint of one instance react as if its bone had
+    /// moved an additional (x, y) in world space (the reference's physicsTranslate).
     static func translate(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, x: Float, y: Float) {
         for k in 0..<rig.physicsCount {
             let s = State(cols, row: r.physics(k))
@@ -90,8 +90,8 @@ enum PhysicsConstraintSolver {
         }
     }
 
-    /// Rotates the simulation of every physics constraint of one instance by `degrees` around
-    /// the world point (x, y) without motion.
+    /// Makes the next update of every physics constraint of one instance react as if its bone had
+    /// rotated an additional `degrees` around the world point (x, y) (the reference's physicsRotate).
     static func rotate(
         _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, x: Float, y: Float, degrees: Float
     ) {
@@ -340,5 +340,44 @@ enum PhysicsConstraintSolver {
     @inline(__always)
     private static func pow(_ a: Float, _ b: Float) -> Float {
         Float(Foundation.pow(Double(a), Double(b)))
+    }
+}
+
+extension World {
+    /// Recomputes one instance's world transforms now (outside a frame) with the given physics
+    /// mode: `.update` advances the simulation by the instance time passed since its last
+    /// update, `.pose` re-applies the last offsets, `.reset` restarts the simulation, `.none`
+    /// leaves physics constraints out.
+    public func updateWorldTransforms(_ entity: Entity, physics: Physics) throws {
+        let (batch, row) = try locate(entity)
+        let cols = batch.columns()
+        PoseSystem.updateWorldTransforms(cols, batch.rig.tables, cols.rows(row), physics: physics)
+    }
+
+    /// Makes the instance's physics react at its next update as if its bones had moved an
+    /// additional (x, y) in world space. A teleport by (dx, dy) that should not swing anything is
+    /// cancelled with `physicsTranslate(entity, x: -dx, y: -dy)`.
+    public func physicsTranslate(_ entity: Entity, x: Float, y: Float) throws {
+        let (batch, row) = try locate(entity)
+        let cols = batch.columns()
+        PhysicsConstraintSolver.translate(cols, batch.rig.tables, cols.rows(row), x: x, y: y)
+    }
+
+    /// Makes the instance's physics react at its next update as if its bones had rotated an
+    /// additional `degrees` around the world point (x, y); the negative of an instant rotation
+    /// cancels its swing.
+    public func physicsRotate(_ entity: Entity, x: Float, y: Float, degrees: Float) throws {
+        let (batch, row) = try locate(entity)
+        let cols = batch.columns()
+        PhysicsConstraintSolver.rotate(cols, batch.rig.tables, cols.rows(row), x: x, y: y, degrees: degrees)
+    }
+
+    /// Clears the motion of every physics constraint of the instance; each restarts from the
+    /// pose at its next update.
+    public func resetPhysics(_ entity: Entity) throws {
+        let (batch, row) = try locate(entity)
+        let cols = batch.columns()
+        let r = cols.rows(row)
+        for k in 0..<batch.rig.tables.physicsCount { PhysicsConstraintSolver.reset(cols, r, constraint: k) }
     }
 }
