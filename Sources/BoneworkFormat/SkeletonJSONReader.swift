@@ -394,11 +394,15 @@ extension JSONSkeletonReading {
             a.triangles = try shorts(trianglesNode)
             for (i, index) in a.triangles.enumerated() where Int(index) >= uvCount / 2 {
                 throw error(
-                    .malformed, trianglesNode, member: nil,
-                    expected: "triangle indices below the vertex count \(uvCount / 2)",
-                    found: "\(index) at index \(i)")
+                    .malformed, doc.element(trianglesNode, i) ?? trianglesNode,
+                    expected: "a vertex index below \(uvCount / 2)", found: "\(index)")
             }
             a.hullLength = try int(node, "hull", 0)
+            guard a.hullLength >= 0, Int(a.hullLength) <= uvCount / 2 else {
+                throw error(
+                    .malformed, node, member: "hull", expected: "a hull vertex count in 0...\(uvCount / 2)",
+                    found: "\(a.hullLength)")
+            }
             if let edges = try optionalArray(node, "edges") { a.edges = try shorts(edges) }
         case "boundingbox":
             a = AttachmentData(name: name, kind: .boundingBox)
@@ -454,6 +458,13 @@ extension JSONSkeletonReading {
                 .limitExceeded, sequenceNode, member: "digits", expected: "digits in 0...\(Self.maxSequenceDigits)",
                 found: "\(sequence.digits)")
         }
+        guard Int(sequence.count) <= Self.maxSequenceFrames - sequenceFrames else {
+            throw error(
+                .limitExceeded, sequenceNode, member: "count",
+                expected: "at most \(Self.maxSequenceFrames) sequence frames in the file",
+                found: "\(sequence.count) after \(sequenceFrames) others")
+        }
+        sequenceFrames += Int(sequence.count)
         sequence.id = nextSequenceID
         nextSequenceID &+= 1
         return sequence
