@@ -292,8 +292,7 @@ enum PathConstraintSolver {
                 }
                 rr -= SpineMath.atan2(c, a)
                 if tip {
-                    let cosine = SpineMath.cos(rr)
-                    let sine = SpineMath.sin(rr)
+                    let (sine, cosine) = Trig.sinCos(rr)
                     let length = rig.boneLength[b]
                     boneX += (length * (cosine * a - sine * c) - dx) * mixRotate
                     boneY += (length * (sine * a + cosine * c) - dy) * mixRotate
@@ -306,8 +305,7 @@ enum PathConstraintSolver {
                     rr += SpineMath.pi2
                 }
                 rr *= mixRotate
-                let cosine = SpineMath.cos(rr)
-                let sine = SpineMath.sin(rr)
+                let (sine, cosine) = Trig.sinCos(rr)
                 cols.a[bi] = cosine * a - sine * c
                 cols.b[bi] = cosine * bb - sine * d
                 cols.c[bi] = sine * a + cosine * c
@@ -581,8 +579,9 @@ enum PathConstraintSolver {
         let dx = temp[i &+ 2] - x1
         let dy = temp[i &+ 3] - y1
         let r = SpineMath.atan2(dy, dx)
-        out[o] = x1 + p * SpineMath.cos(r)
-        out[o &+ 1] = y1 + p * SpineMath.sin(r)
+        let (sine, cosine) = Trig.sinCos(r)
+        out[o] = x1 + p * cosine
+        out[o &+ 1] = y1 + p * sine
         out[o &+ 2] = r
     }
 
@@ -595,8 +594,9 @@ enum PathConstraintSolver {
         let dx = x1 - temp[i]
         let dy = y1 - temp[i &+ 1]
         let r = SpineMath.atan2(dy, dx)
-        out[o] = x1 + p * SpineMath.cos(r)
-        out[o &+ 1] = y1 + p * SpineMath.sin(r)
+        let (sine, cosine) = Trig.sinCos(r)
+        out[o] = x1 + p * cosine
+        out[o &+ 1] = y1 + p * sine
         out[o &+ 2] = r
     }
 

@@ -96,8 +96,7 @@ enum PhysicsConstraintSolver {
         _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, x: Float, y: Float, degrees: Float
     ) {
         let rr = degrees * SpineMath.degRad
-        let cosine = SpineMath.cos(rr)
-        let sine = SpineMath.sin(rr)
+        let (sine, cosine) = Trig.sinCos(rr)
         for k in 0..<rig.physicsCount {
             let s = State(cols, row: r.physics(k))
             let dx = s[PhysicsField.cx] - x
@@ -227,15 +226,13 @@ enum PhysicsConstraintSolver {
                         s[PhysicsField.rotateOffset] +=
                             (rr - Foundation.ceil(rr * invPi2 - 0.5) * SpineMath.pi2) * inertia
                         rr = s[PhysicsField.rotateOffset] * mr + ca
-                        c = SpineMath.cos(rr)
-                        sn = SpineMath.sin(rr)
+                        (sn, c) = Trig.sinCos(rr)
                         if scaleX {
                             rr = l * worldScaleX(cols, bi)
                             if rr > 0 { s[PhysicsField.scaleOffset] += (dx * c + dy * sn) * inertia / rr }
                         }
                     } else {
-                        c = SpineMath.cos(ca)
-                        sn = SpineMath.sin(ca)
+                        (sn, c) = Trig.sinCos(ca)
                         let rr = l * worldScaleX(cols, bi)
                         if rr > 0 { s[PhysicsField.scaleOffset] += (dx * c + dy * sn) * inertia / rr }
                     }
@@ -264,8 +261,7 @@ enum PhysicsConstraintSolver {
                                 rotateVelocity *= d
                                 if a < t { break }
                                 let rr = rotateOffset * mr + ca
-                                c = SpineMath.cos(rr)
-                                sn = SpineMath.sin(rr)
+                                (sn, c) = Trig.sinCos(rr)
                             } else if a < t {
                                 break
                             }
@@ -291,24 +287,21 @@ enum PhysicsConstraintSolver {
                 var rr: Float = 0
                 if dataRotate > 0 {
                     rr = o * dataRotate
-                    let sine = SpineMath.sin(rr)
-                    let cosine = SpineMath.cos(rr)
+                    let (sine, cosine) = Trig.sinCos(rr)
                     let b = cols.b[bi]
                     let d = cols.d[bi]
                     cols.b[bi] = cosine * b - sine * d
                     cols.d[bi] = sine * b + cosine * d
                 }
                 rr += o * dataShearX
-                let sine = SpineMath.sin(rr)
-                let cosine = SpineMath.cos(rr)
+                let (sine, cosine) = Trig.sinCos(rr)
                 let a = cols.a[bi]
                 let c = cols.c[bi]
                 cols.a[bi] = cosine * a - sine * c
                 cols.c[bi] = sine * a + cosine * c
             } else {
                 o *= dataRotate
-                let sine = SpineMath.sin(o)
-                let cosine = SpineMath.cos(o)
+                let (sine, cosine) = Trig.sinCos(o)
                 let a = cols.a[bi]
                 let c = cols.c[bi]
                 cols.a[bi] = cosine * a - sine * c
