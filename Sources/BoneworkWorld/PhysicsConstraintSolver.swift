@@ -154,6 +154,8 @@ enum PhysicsConstraintSolver {
                 var a = s[PhysicsField.remaining]
                 let inertia = s[PhysicsField.inertia]
                 let t = data[PhysicsTables.step]
+                // Damping per step, shared by both integrations (each runs only when a >= t).
+                let d = a >= t ? pow(s[PhysicsField.damping], 60 * t) : 0
                 let f = rig.physicsValues.referenceScale
                 var qx = data[PhysicsTables.limit] * delta
                 let qy = qx * abs(cols.skeletonScaleX[r.instance])
@@ -170,7 +172,6 @@ enum PhysicsConstraintSolver {
                         s[PhysicsField.uy] = by
                     }
                     if a >= t {
-                        let d = pow(s[PhysicsField.damping], 60 * t)
                         let m = s[PhysicsField.massInverse] * t
                         let e = s[PhysicsField.strength]
                         let w = s[PhysicsField.wind] * f
@@ -243,7 +244,6 @@ enum PhysicsConstraintSolver {
                         let w = s[PhysicsField.wind]
                         let g = s[PhysicsField.gravity]
                         let h = l / f
-                        let d = pow(s[PhysicsField.damping], 60 * t)
                         var scaleOffset = s[PhysicsField.scaleOffset]
                         var scaleVelocity = s[PhysicsField.scaleVelocity]
                         var rotateOffset = s[PhysicsField.rotateOffset]
