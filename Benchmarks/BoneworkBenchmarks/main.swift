@@ -1,6 +1,7 @@
 import Foundation
 
-// `BoneworkBenchmarks <benchmark> [options]`: each benchmark lives in its own file.
+// `swift run -c release BoneworkBenchmarks <load|pose> [options]`: each benchmark lives in its
+// own file.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) throws -> Void] = [
     "load": LoadBenchmark.run,

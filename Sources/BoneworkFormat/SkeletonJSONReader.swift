@@ -406,11 +406,13 @@ extension JSONSkeletonReading {
             if let edges = try optionalArray(node, "edges") { a.edges = try shorts(edges) }
         case "boundingbox":
             a = AttachmentData(name: name, kind: .boundingBox)
+            a.color = EditorColors.boundingBox
             let vertexCount = try readVertexCount(node)
             try readVertices(node, into: &a, length: vertexCount * 2)
             if let color = try color(node, "color", alpha: true) { a.color = color }
         case "path":
             a = AttachmentData(name: name, kind: .path)
+            a.color = EditorColors.path
             a.closed = try int(node, "closed", 0) != 0
             a.constantSpeed = try int(node, "constantSpeed", 1) != 0
             let vertexCount = try readVertexCount(node)
@@ -425,12 +427,14 @@ extension JSONSkeletonReading {
             if let color = try color(node, "color", alpha: true) { a.color = color }
         case "point":
             a = AttachmentData(name: name, kind: .point)
+            a.color = EditorColors.point
             a.x = try float(node, "x", 0) * scale
             a.y = try float(node, "y", 0) * scale
             a.rotation = try float(node, "rotation", 0)
             if let color = try color(node, "color", alpha: true) { a.color = color }
         case "clipping":
             a = AttachmentData(name: name, kind: .clipping)
+            a.color = EditorColors.clipping
             if let end = try string(node, "end") {
                 a.endSlot = try lookup(slotIDs, end, at: node, member: "end", "slot")
             }
@@ -554,4 +558,13 @@ extension JSONSkeletonReading {
             builder.events.append(event)
         }
     }
+}
+
+/// The editor's debug colours for attachments that are drawn only as overlays; JSON exports omit a
+/// colour equal to these (binary exports always store it).
+enum EditorColors {
+    static let boundingBox = Color(hex: "60F000FF")!
+    static let path = Color(hex: "FF7F00FF")!
+    static let point = Color(hex: "F1F100FF")!
+    static let clipping = Color(hex: "CE3A3AFF")!
 }
