@@ -64,15 +64,10 @@ public final class Scheduler {
             let range = 0..<batch.count
             instances += batch.count
             var t0 = Self.now()
-            if runState {
-                AnimationStateSystem.update(cols, rig, range: range, delta: delta, events: &batch.events)
-            }
+            if runState { StateSystem.update(batch, delta: delta) }
             var t1 = Self.now()
             row[SystemID.animationState.rawValue] &+= t1 &- t0
-            if runApply {
-                let scratch = FiredKeys(keys: batch.firedKeys, times: batch.firedTimes, capacity: batch.firedCapacity)
-                AnimationApplySystem.apply(cols, rig, range: range, events: &batch.events, scratch: scratch)
-            }
+            if runApply { StateSystem.apply(batch) }
             t0 = Self.now()
             row[SystemID.timelineApply.rawValue] &+= t0 &- t1
             // The skeleton clock (read by physics) advances between apply and world transforms.

@@ -1,0 +1,391 @@
+import BoneworkFormat
+
+/// Slot attachment states relative to a row's `unkeyed` base (see `StateKernel.apply`).
+enum AttachmentState {
+    /// An attachment timeline touched the slot without choosing its attachment: the setup
+    /// attachment is restored after the apply.
+    static let setup: Int32 = 1
+    /// An attachment timeline chose the slot's attachment in this apply.
+    static let current: Int32 = 2
+}
+
+extension StateKernel {
+    /// Poses one row from its tracks: entries mixing out first, then each current entry, with
+    /// the reference's rules for alpha, hold, attachments, draw order and rotation memory.
+    /// Queues user events and completions to `ws.events`. Returns whether any track applied.
+    @discardableResult
+    func apply(row: Int, _ cols: BatchColumns, _ ws: StateWorkspace) -> Bool {
+        if changed[row] != 0 { animationsChanged(row: row, ws) }
+        let ctx = InstanceContext(cols, rig, instance: row)
+        var fired = FiredKeys(keys: ws.firedKeys, times: ws.firedTimes, capacity: ws.firedCapacity)
+        let unkeyedBase = unkeyed[row]
+        var applied = false
+        let base = row &* trackWidth
+        for t in 0..<Int(trackCount[row]) {
+            let c = Int(tracks[base &+ t])
+            if c < 0 || e.delay[c] > 0 { continue }
+            applied = true
+            let blend: MixBlend = t == 0 ? .first : (MixBlend(rawValue: Int32(e.mixBlend[c])) ?? .replace)
+
+            // Entries mixing out first.
+            var alpha = e.alpha[c]
+            if e.mixingFrom[c] >= 0 {
+                alpha *= applyMixingFrom(c, blend, cols, ctx, unkeyedBase, &fired, ws)
+            } else if e.trackTime[c] >= e.trackEnd[c] && e.next[c] < 0 {
+                alpha = 0  // The last apply of an ending entry restores the setup pose.
+            }
+            var attachments = alpha >= e.alphaAttachmentThreshold[c]
+
+            // Then the current entry.
+            let animationLast = e.animationLast[c]
+            let animationTime = e.animationTime(c)
+            var applyTime = animationTime
+            var fireEvents = true
+            let animation = Int(e.animation[c])
+            if e.reverse[c] != 0 {
+                applyTime = duration(animation) - applyTime
+                fireEvents = false
+            }
+            fired.count = 0
+            if animation >= 0 {
+                let first = Int(rig.animTimelineStart[animation])
+                let count = Int(rig.animTimelineCount[animation])
+                if (t == 0 && alpha == 1) || blend == .add {
+                    if t == 0 { attachments = true }
+                    for k in 0..<count {
+                        let tl = first &+ k
+                        switch tables.roles[tl] {
+                        case .attachment:
+                            applyAttachment(tl, cols, ctx, applyTime, blend, attachments, unkeyedBase)
+                        case .event:
+                            if fireEvents {
+                                TimelineApply.applyEvents(
+                                    rig.timelines[tl], rig, lastTime: animationLast, time: applyTime, into: &fired)
+                            }
+                        default:
+                            var none: FiredKeys? = nil
+                            TimelineApply.apply(
+                                rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime,
+                                alpha: alpha, blend: blend, direction: .mixIn, fired: &none)
+                        }
+                    }
+                } else {
+                    let modes = e.timelineMode + c &* e.timelineStride
+                    let shortest = e.shortestRotation[c] != 0
+                    let firstFrame = !shortest && e.rotationsReady[c] == 0
+                    let rotations = e.timelinesRotation + c &* e.timelineStride &* 2
+                    if firstFrame {
+                        e.rotationsReady[c] = 1
+                        rotations.update(repeating: 0, count: count &* 2)
+                    }
+                    for k in 0..<count {
+                        let tl = first &+ k
+                        let timelineBlend: MixBlend = modes[k] == TimelineMixMode.subsequent ? blend : .setup
+                        switch tables.roles[tl] {
+                        case .rotate where !shortest:
+                            applyRotate(
+                                tl, cols, ctx, applyTime, alpha, timelineBlend, rotations + k &* 2, firstFrame)
+                        case .attachment:
+                            applyAttachment(tl, cols, ctx, applyTime, blend, attachments, unkeyedBase)
+                        case .event:
+                            if fireEvents {
+                                TimelineApply.applyEvents(
+                                    rig.timelines[tl], rig, lastTime: animationLast, time: applyTime, into: &fired)
+                            }
+                        default:
+                            var none: FiredKeys? = nil
+                            TimelineApply.apply(
+                                rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime,
+                                alpha: alpha, blend: timelineBlend, direction: .mixIn, fired: &none)
+                        }
+                    }
+                }
+            }
+            queueEvents(c, animationTime, fired, &ws.events)
+            fired.count = 0
+            e.nextAnimationLast[c] = animationTime
+            e.nextTrackLast[c] = e.trackTime[c]
+        }
+
+        // Slots an attachment timeline touched without setting get their setup attachment back.
+        let setupState = unkeyedBase &+ AttachmentState.setup
+        let r = ctx.r
+        for s in 0..<rig.slotCount {
+            let i = r.slot(s)
+            if cols.attachmentState[i] == setupState {
+                SetupPose.setAttachment(cols, rig, slotRow: i, TimelineApply.setupAttachment(rig, ctx, s))
+            }
+        }
+        unkeyed[row] = unkeyedBase &+ 2
+        return applied
+    }
+
+    @inline(__always)
+    func duration(_ animation: Int) -> Float { animation >= 0 ? rig.animDuration[animation] : 0 }
+
+    /// Applies the entries mixing out below `to` (deepest first) and returns `to`'s mix
+    /// percentage (0 to 1).
+    func applyMixingFrom(
+        _ to: Int, _ blendIn: MixBlend, _ cols: BatchColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
+        _ fired: inout FiredKeys, _ ws: StateWorkspace
+    ) -> Float {
+        let from = Int(e.mixingFrom[to])
+        if e.mixingFrom[from] >= 0 { _ = applyMixingFrom(from, blendIn, cols, ctx, unkeyedBase, &fired, ws) }
+
+        var blend = blendIn
+        var mix: Float
+        if e.mixDuration[to] == 0 {
+            // A single-frame mix that undoes what the entry mixing out changed.
+            mix = 1
+            if blend == .first { blend = .setup }
+        } else {
+            mix = e.mixTime[to] / e.mixDuration[to]
+            if mix > 1 { mix = 1 }
+            if blend != .first { blend = MixBlend(rawValue: Int32(e.mixBlend[from])) ?? .replace }
+        }
+
+        let attachments = mix < e.mixAttachmentThreshold[from]
+        let drawOrder = mix < e.mixDrawOrderThreshold[from]
+        let alphaHold = e.alpha[from] * e.interruptAlpha[to]
+        let alphaMix = alphaHold * (1 - mix)
+        let animationLast = e.animationLast[from]
+        let animationTime = e.animationTime(from)
+        var applyTime = animationTime
+        var fireEvents = false
+        let animation = Int(e.animation[from])
+        if e.reverse[from] != 0 {
+            applyTime = duration(animation) - applyTime
+        } else if mix < e.eventThreshold[from] {
+            fireEvents = true
+        }
+
+        fired.count = 0
+        if animation >= 0 {
+            let first = Int(rig.animTimelineStart[animation])
+            let count = Int(rig.animTimelineCount[animation])
+            if blend == .add {
+                for k in 0..<count {
+                    let tl = first &+ k
+                    if tables.roles[tl] == .event {
+                        if fireEvents {
+                            TimelineApply.applyEvents(
+                                rig.timelines[tl], rig, lastTime: animationLast, time: applyTime, into: &fired)
+                        }
+                        continue
+                    }
+                    var none: FiredKeys? = nil
+                    TimelineApply.apply(
+                        rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime, alpha: alphaMix,
+                        blend: blend, direction: .mixOut, fired: &none)
+                }
+            } else {
+                let modes = e.timelineMode + from &* e.timelineStride
+                let holdMix = e.timelineHoldMix + from &* e.timelineStride
+                let shortest = e.shortestRotation[from] != 0
+                let firstFrame = !shortest && e.rotationsReady[from] == 0
+                let rotations = e.timelinesRotation + from &* e.timelineStride &* 2
+                if firstFrame {
+                    e.rotationsReady[from] = 1
+                    rotations.update(repeating: 0, count: count &* 2)
+                }
+                var totalAlpha: Float = 0
+                for k in 0..<count {
+                    let tl = first &+ k
+                    let role = tables.roles[tl]
+                    var direction = MixDirection.mixOut
+                    let timelineBlend: MixBlend
+                    let alpha: Float
+                    switch modes[k] {
+                    case TimelineMixMode.subsequent:
+                        if !drawOrder && role == .drawOrder { continue }
+                        timelineBlend = blend
+                        alpha = alphaMix
+                    case TimelineMixMode.first:
+                        timelineBlend = .setup
+                        alpha = alphaMix
+                    case TimelineMixMode.holdSubsequent:
+                        timelineBlend = blend
+                        alpha = alphaHold
+                    case TimelineMixMode.holdFirst:
+                        timelineBlend = .setup
+                        alpha = alphaHold
+                    default:
+                        timelineBlend = .setup
+                        let hold = Int(holdMix[k])
+                        alpha = hold >= 0 ? alphaHold * max(0, 1 - e.mixTime[hold] / e.mixDuration[hold]) : alphaHold
+                    }
+                    totalAlpha += alpha
+                    switch role {
+                    case .rotate where !shortest:
+                        applyRotate(tl, cols, ctx, applyTime, alpha, timelineBlend, rotations + k &* 2, firstFrame)
+                    case .attachment:
+                        applyAttachment(
+                            tl, cols, ctx, applyTime, timelineBlend,
+                            attachments && alpha >= e.alphaAttachmentThreshold[from], unkeyedBase)
+                    case .event:
+                        if fireEvents {
+                            TimelineApply.applyEvents(
+                                rig.timelines[tl], rig, lastTime: animationLast, time: applyTime, into: &fired)
+                        }
+                    default:
+                        if drawOrder && role == .drawOrder && timelineBlend == .setup { direction = .mixIn }
+                        var none: FiredKeys? = nil
+                        TimelineApply.apply(
+                            rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime, alpha: alpha,
+                            blend: timelineBlend, direction: direction, fired: &none)
+                    }
+                }
+                e.totalAlpha[from] = totalAlpha
+            }
+        } else if blend != .add {
+            e.totalAlpha[from] = 0
+        }
+
+        if e.mixDuration[to] > 0 { queueEvents(from, animationTime, fired, &ws.events) }
+        fired.count = 0
+        e.nextAnimationLast[from] = animationTime
+        e.nextTrackLast[from] = e.trackTime[from]
+        return mix
+    }
+
+    /// Queues the user events an apply fired and the entry's completion, in the reference's
+    /// order: events of the loop that ended, then complete, then events of the new loop.
+    func queueEvents(_ entry: Int, _ animationTime: Float, _ fired: FiredKeys, _ sink: inout StateEventSink) {
+        let animationStart = e.animationStart[entry]
+        let animationEnd = e.animationEnd[entry]
+        let duration = animationEnd - animationStart
+        let trackLastWrapped = duration != 0 ? e.trackLast[entry].truncatingRemainder(dividingBy: duration) : .nan
+        let generation = e.generation[entry]
+
+        var i = 0
+        let n = fired.count
+        while i < n {
+            let time = fired.times[i]
+            if time < trackLastWrapped { break }
+            if time <= animationEnd {  // Keys past the animation's end are dropped.
+                sink.append(.event, entry: entry, generation: generation, key: fired.keys[i])
+            }
+            i &+= 1
+        }
+
+        let complete: Bool
+        if e.loop[entry] != 0 {
+            if duration == 0 {
+                complete = true
+            } else {
+                let cycles = StateMath.truncatedInt(e.trackTime[entry] / duration)
+                complete = cycles > 0 && cycles > StateMath.truncatedInt(e.trackLast[entry] / duration)
+            }
+        } else {
+            complete = animationTime >= animationEnd && e.animationLast[entry] < animationEnd
+        }
+        if complete { sink.append(.complete, entry: entry, generation: generation) }
+
+        while i < n {
+            if fired.times[i] >= animationStart {  // Keys before the animation's start are dropped.
+                sink.append(.event, entry: entry, generation: generation, key: fired.keys[i])
+            }
+            i &+= 1
+        }
+    }
+
+    /// The attachment timeline as the state applies it: `attachments` false still shows the
+    /// keyed attachment for this apply but lets the setup attachment come back afterwards.
+    @inline(__always)
+    func applyAttachment(
+        _ tl: Int, _ cols: BatchColumns, _ ctx: InstanceContext, _ time: Float, _ blend: MixBlend,
+        _ attachments: Bool, _ unkeyedBase: Int32
+    ) {
+        let timeline = rig.timelines[tl]
+        let slot = Int(timeline.target)
+        guard ctx.slotActive(rig, slot) else { return }
+        let i = ctx.r.slot(slot)
+        let keys = TimelineKeys(timeline, rig)
+        if time < keys.firstTime {
+            if blend == .setup || blend == .first {
+                SetupPose.setAttachment(cols, rig, slotRow: i, TimelineApply.setupAttachment(rig, ctx, slot))
+                if attachments { cols.attachmentState[i] = unkeyedBase &+ AttachmentState.current }
+            }
+        } else {
+            SetupPose.setAttachment(cols, rig, slotRow: i, TimelineApply.keyedAttachment(timeline, rig, ctx, keys.search(time)))
+            if attachments { cols.attachmentState[i] = unkeyedBase &+ AttachmentState.current }
+        }
+        // Not chosen in this apply: the setup attachment is restored after it.
+        if cols.attachmentState[i] <= unkeyedBase { cols.attachmentState[i] = unkeyedBase &+ AttachmentState.setup }
+    }
+
+    /// A rotate timeline mixed with alpha < 1: mixes along the shortest way on the first frame,
+    /// then keeps turning the same way (rotation memory: total turned and last difference)
+    /// so that a mix never flips direction when the difference crosses 180 degrees.
+    @inline(__always)
+    func applyRotate(
+        _ tl: Int, _ cols: BatchColumns, _ ctx: InstanceContext, _ time: Float, _ alpha: Float, _ blend: MixBlend,
+        _ memory: UnsafeMutablePointer<Float>, _ firstFrame: Bool
+    ) {
+        if firstFrame { memory[0] = 0 }
+        let timeline = rig.timelines[tl]
+        if alpha == 1 {
+            var none: FiredKeys? = nil
+            TimelineApply.apply(
+                timeline, rig, cols, ctx, lastTime: 0, time: time, alpha: 1, blend: blend, direction: .mixIn,
+                fired: &none)
+            return
+        }
+        let bone = Int(timeline.target)
+        guard ctx.boneActive[bone] != 0 else { return }
+        let i = ctx.r.bone(bone)
+        let setup = rig.boneSetup[bone &* 7 &+ 2]
+        let keys = TimelineKeys(timeline, rig)
+        let r1: Float
+        let r2: Float
+        if time < keys.firstTime {
+            switch blend {
+            case .setup:
+                cols.rotation[i] = setup
+                return
+            case .first:
+                r1 = cols.rotation[i]
+                r2 = setup
+            default:
+                return
+            }
+        } else {
+            r1 = blend == .setup ? setup : cols.rotation[i]
+            r2 = setup + keys.curveValue(time)
+        }
+        var total: Float
+        var diff = r2 - r1
+        diff -= (diff / 360 - 0.5).rounded(.up) * 360
+        if diff == 0 {
+            total = memory[0]
+        } else {
+            let lastTotal: Float
+            let lastDiff: Float
+            if firstFrame {
+                lastTotal = 0
+                lastDiff = diff
+            } else {
+                lastTotal = memory[0]
+                lastDiff = memory[1]
+            }
+            let loops = lastTotal - lastTotal.truncatingRemainder(dividingBy: 360)
+            total = diff + loops
+            let current = diff >= 0
+            var dir = lastTotal >= 0
+            if abs(lastDiff) <= 90 && StateMath.sign(lastDiff) != StateMath.sign(diff) {
+                if abs(lastTotal - loops) > 180 {
+                    total += 360 * StateMath.sign(lastTotal)
+                    dir = current
+                } else if loops != 0 {
+                    total -= 360 * StateMath.sign(lastTotal)
+                } else {
+                    dir = current
+                }
+            }
+            if dir != current { total += 360 * StateMath.sign(lastTotal) }
+            memory[0] = total
+        }
+        memory[1] = diff
+        cols.rotation[i] = r1 + total * alpha
+    }
+}
