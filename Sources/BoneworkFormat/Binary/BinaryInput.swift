@@ -7,7 +7,7 @@ enum BinaryLimits {
     /// Floats and ints the reader may create beyond what the file spells out: deform keys (a key
     /// of one byte expands to a whole vertex array), draw order keys (one permutation per key),
     /// and the vertex data linked meshes and sequences multiply at load.
-    static let maxExpandedValues = 1 << 25
+    static let maxExpandedValues = 1 << 24
     /// Resolved images (one per region or mesh attachment, one per sequence frame).
     static let maxResolvedFrames = 1 << 20
     /// Frames of one sequence.
@@ -15,7 +15,7 @@ enum BinaryLimits {
     /// Zero-padding digits of sequence frame numbers.
     static let maxSequenceDigits = 32
     /// Comparisons spent finding (slot, name) entries in skins while reading.
-    static let maxSkinLookupWork = 1 << 27
+    static let maxSkinLookupWork = 1 << 26
 }
 
 /// A cursor over the bytes of a binary skeleton. Every read checks the remaining length first and

@@ -92,7 +92,9 @@ struct BinarySkeletonParser {
     // MARK: Bones and slots
 
     private mutating func readBones() throws {
+        let countAt = input.offset
         let count = try input.readCount("bone count", minBytesEach: 34)
+        guard count > 0 else { throw input.error(.malformed, at: countAt, expected: "at least one bone", found: 0) }
         builder.bones.reserveCapacity(count)
         for i in 0..<count {
             let name = try input.readString() ?? ""
@@ -193,7 +195,8 @@ struct BinarySkeletonParser {
             c.compress = flags & 4 != 0
             c.stretch = flags & 8 != 0
             c.uniform = flags & 16 != 0
-            if flags & 32 != 0 { c.mix = try flags & 64 != 0 ? input.readFloat() : 1 }
+            // Absent values are 0 in the binary format (the editor writes a flag for any other).
+            c.mix = try flags & 32 != 0 ? (flags & 64 != 0 ? input.readFloat() : 1) : 0
             if flags & 128 != 0 { c.softness = try input.readFloat() * scale }
             builder.ikConstraints.append(c)
         }
@@ -217,6 +220,13 @@ struct BinarySkeletonParser {
             if flags & 64 != 0 { c.offsetScaleX = try input.readFloat() }
             if flags & 128 != 0 { c.offsetScaleY = try input.readFloat() }
             flags = try input.readByte()
+            // Absent mixes are 0 in the binary format.
+            c.mixRotate = 0
+            c.mixX = 0
+            c.mixY = 0
+            c.mixScaleX = 0
+            c.mixScaleY = 0
+            c.mixShearY = 0
             if flags & 1 != 0 { c.offsetShearY = try input.readFloat() }
             if flags & 2 != 0 { c.mixRotate = try input.readFloat() }
             if flags & 4 != 0 { c.mixX = try input.readFloat() }
@@ -398,7 +408,7 @@ struct BinarySkeletonParser {
                     .malformed, at: hullAt, expected: "a hull that leaves room for triangles",
                     found: "hull \(hull) of \(length / 2) vertices")
             }
-            attachment.triangles = try readShorts(triangleCount, "triangle index count")
+            attachment.triangles = try readShorts(triangleCount, "triangle index count", below: length / 2)
             if nonessential {
                 let edgeCount = try input.readCount("edge index count")
                 attachment.edges = try readShorts(edgeCount, "edge index count")
@@ -509,13 +519,23 @@ struct BinarySkeletonParser {
         attachment.vertices = vertices
     }
 
-    private mutating func readShorts(_ count: Int, _ what: String) throws -> [UInt16] {
+    /// Reads `count` varints stored as 16-bit values (truncated as the reference does); with
+    /// `bound`, each must index one of that many vertices.
+    private mutating func readShorts(_ count: Int, _ what: String, below bound: Int? = nil) throws -> [UInt16] {
         guard count <= input.remaining, count <= BinaryLimits.maxCount else {
             throw input.error(
                 .limitExceeded, expected: "\(what) that fits the \(input.remaining) bytes left", found: count)
         }
         var values = [UInt16](repeating: 0, count: count)
-        for i in 0..<count { values[i] = UInt16(truncatingIfNeeded: try input.readVarint()) }
+        let limit = bound ?? Int(UInt16.max) + 1
+        for i in 0..<count {
+            let at = input.offset
+            let value = UInt16(truncatingIfNeeded: try input.readVarint())
+            guard Int(value) < limit else {
+                throw input.error(.malformed, at: at, expected: "a vertex index in 0..<\(limit)", found: value)
+            }
+            values[i] = value
+        }
         return values
     }
 
