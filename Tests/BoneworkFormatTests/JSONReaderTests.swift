@@ -37,6 +37,8 @@ private enum JSONExamples {
 private func featureCounts(_ data: SkeletonData) -> [String: Int] {
     let entries = data.skins.flatMap(\.entries).map { data.attachments[Int($0.attachment)] }
     func count(_ kind: AttachmentKind) -> Int { entries.filter { $0.kind == kind }.count }
+    let timelines = data.animations.flatMap(\.timelines)
+    func timelineCount(_ kinds: Set<TimelineKind>) -> Int { timelines.filter { kinds.contains($0.kind) }.count }
     return [
         "bones": data.bones.count, "slots": data.slots.count, "ik": data.ikConstraints.count,
         "transform": data.transformConstraints.count, "path": data.pathConstraints.count,
@@ -44,7 +46,39 @@ private func featureCounts(_ data: SkeletonData) -> [String: Int] {
         "events": data.events.count, "attachments": entries.count, "region": count(.region), "mesh": count(.mesh),
         "linkedMesh": entries.filter { $0.kind == .mesh && $0.isLinkedMesh }.count, "clipping": count(.clipping),
         "boundingBox": count(.boundingBox), "pathAttachment": count(.path), "point": count(.point),
+        "skinBones": data.skins.reduce(0) { $0 + $1.bones.count },
+        "skinConstraints": data.skins.reduce(0) { $0 + $1.constraints.count },
+        "skinRequiredBones": data.bones.filter(\.skinRequired).count,
+        "nonNormalInherit": data.bones.filter { $0.inherit != .normal }.count,
+        "weightedMesh": entries.filter { $0.kind == .mesh && $0.isWeighted }.count,
+        "sequenceAttachments": entries.filter { $0.sequence != nil }.count,
+        "maxMeshVertices": entries.filter { $0.kind == .mesh }.map(\.vertexCount).max() ?? 0,
+        "totalMeshVertices": entries.filter { $0.kind == .mesh }.reduce(0) { $0 + $1.vertexCount },
+        "timelines": timelines.count, "deformTimelines": timelineCount([.deform]),
+        "sequenceTimelines": timelineCount([.sequence]), "drawOrderTimelines": timelineCount([.drawOrder]),
+        "eventTimelines": timelineCount([.event]),
+        "eventKeys": timelines.filter { $0.kind == .event }.reduce(0) { $0 + Int($1.frameCount) },
+        "attachmentTimelines": timelineCount([.attachment]),
+        "colorTimelines": timelineCount([.rgba, .rgb, .alpha, .rgba2, .rgb2]), "ikTimelines": timelineCount([.ik]),
+        "transformTimelines": timelineCount([.transform]),
+        "pathTimelines": timelineCount([.pathPosition, .pathSpacing, .pathMix]),
+        "physicsTimelines": timelineCount([
+            .physicsInertia, .physicsStrength, .physicsDamping, .physicsMass, .physicsWind, .physicsGravity,
+            .physicsMix,
+        ]),
+        "physicsResetTimelines": timelineCount([.physicsReset]), "inheritTimelines": timelineCount([.inherit]),
     ]
+}
+
+private struct FNV1a {
+    var value: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    mutating func add(_ word: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) {
+            value ^= UInt64((word >> UInt32(shift)) & 0xFF)
+            value = value &* 0x100_0000_01B3
+        }
+    }
 }
 
 /// Reads JSON text, expecting failure; returns the error.
@@ -128,6 +162,115 @@ private func skeleton(_ extra: String = "", version: String = "4.2.40") -> Strin
             }
             #expect(animation.duration == duration, "\(relative) \(animation.name)")
         }
+    }
+
+    /// The reference traces of JSON exports record each animation's duration and the setup pose's
+    /// slots: the loaded durations, setup attachments and slot colours must agree with them.
+    @Test(arguments: JSONExamples.files)
+    func exampleMatchesReferenceTraceSetup(_ relative: String) throws {
+        let folder = JSONExamples.shared.appendingPathComponent("golden/poses/\(relative)")
+        guard FileManager.default.fileExists(atPath: folder.path) else { return }  // some examples have no traces
+        let data = try SkeletonJSONReader.read(bytes: try JSONExamples.bytes(relative), file: relative, atlas: nil)
+        let traces = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+        var checked = 0
+        for trace in traces where trace.hasSuffix(".json") {
+            let object = try JSONSerialization.jsonObject(
+                with: try Data(contentsOf: folder.appendingPathComponent(trace)))
+            let root = try #require(object as? [String: Any])
+            let name = try #require(root["animation"] as? String)
+            let animation = try #require(data.findAnimation(name), "\(relative): no animation \(name)")
+            let duration = try #require((root["duration"] as? NSNumber)?.doubleValue)
+            #expect(abs(Double(data.animations[Int(animation)].duration) - duration) < 1e-6, "\(relative) \(name)")
+            checked += 1
+            guard root["skin"] is NSNull, let frames = root["frames"] as? [[String: Any]],
+                let setup = frames.first, (setup["step"] as? NSNumber)?.intValue == 0,
+                let slots = setup["slots"] as? [[String: Any]]
+            else { continue }
+            #expect(slots.count == data.slots.count)
+            for (i, slot) in zip(data.slots.indices, slots) {
+                let shown =
+                    data.slots[i].attachmentName < 0
+                    ? nil
+                    : data.attachment(skin: data.defaultSkin, slot: Int32(i), name: data.slots[i].attachmentName)
+                        .map { data.attachments[Int($0)].name }
+                #expect(shown == slot["attachment"] as? String, "\(relative) \(name) slot \(data.slots[i].name)")
+                let color = (slot["color"] as? [NSNumber])?.map(\.floatValue) ?? []
+                let c = data.slots[i].color
+                #expect(
+                    zip(color, [c.r, c.g, c.b, c.a]).allSatisfy { abs($0 - $1) < 1e-5 } && color.count == 4,
+                    "\(relative) slot \(data.slots[i].name) colour")
+            }
+        }
+        #expect(checked > 0, "\(relative): no traces read")
+    }
+
+    /// FNV-1a digests of every animation as the reference loads it from these exports: durations,
+    /// key frames, curve markers and bezier samples, deform vectors and draw orders, as float bit
+    /// patterns (computed once from the reference for these files). Equal digests mean the reader
+    /// reproduces the reference's numbers bit for bit.
+    static let referenceTimelineDigests: [String: UInt64] = [
+        "alien/alien-ess.json": 0x7E264A917AB296C3,
+        "alien/alien-pro.json": 0x915462B1E638E8B4,
+        "celestial-circus/celestial-circus-pro.json": 0x416C08D0C21B378D,
+        "chibi-stickers/chibi-stickers.json": 0xE2296B6746313EDC,
+        "cloud-pot/cloud-pot.json": 0xE5CCDF44BFB8BC2E,
+        "coin/coin-pro.json": 0xDC695CE5F30B047F,
+        "dragon/dragon-ess.json": 0xF7D60A753083BADB,
+        "goblins/goblins-ess.json": 0xECF49259264AD121,
+        "goblins/goblins-pro.json": 0xAF594D2792304A33,
+        "hero/hero-ess.json": 0x3853A3F3D6EE98D6,
+        "hero/hero-pro.json": 0x229FDD8ED29F4A03,
+        "mix-and-match/mix-and-match-pro.json": 0xB315E9F27A58AB3A,
+        "owl/owl-pro.json": 0x425DDA80F7814DFD,
+        "powerup/powerup-ess.json": 0x379D5CE7B3204809,
+        "powerup/powerup-pro.json": 0xE27BA41E0C5EF374,
+        "raptor/raptor-pro.json": 0x56EA9D228F850542,
+        "sack/sack-pro.json": 0xAFB8A260D8CDACD1,
+        "snowglobe/snowglobe-pro.json": 0x51F73097A3923D58,
+        "speedy/speedy-ess.json": 0xEB8F71C2277610AE,
+        "spineboy/spineboy-ess.json": 0xCA1D0D2FB57B80AF,
+        "spineboy/spineboy-pro.json": 0x6E3DB5D4EB19DB0D,
+        "spinosaurus/spinosaurus-ess.json": 0x71EAEAA2673A461B,
+        "stretchyman/stretchyman-pro.json": 0xC7E77D36E1C8B5E6,
+        "tank/tank-pro.json": 0x03B7BD02865119F8,
+        "vine/vine-pro.json": 0x82E61DAF6529BB22,
+        "windmill/windmill-ess.json": 0x70B9AE59A3E39145,
+    ]
+
+    @Test(arguments: JSONExamples.files)
+    func exampleTimelinesAreBitExact(_ relative: String) throws {
+        let expected = try #require(Self.referenceTimelineDigests[relative], "no reference digest for \(relative)")
+        let data = try SkeletonJSONReader.read(bytes: try JSONExamples.bytes(relative), file: relative, atlas: nil)
+        var digest = FNV1a()
+        for animation in data.animations {
+            digest.add(animation.duration.bitPattern)
+            digest.add(UInt32(animation.timelines.count))
+            for t in animation.timelines {
+                let frames = Int(t.frameCount) * t.kind.frameStride
+                digest.add(UInt32(t.kind.rawValue))
+                digest.add(UInt32(frames))
+                for f in animation.frames[Int(t.framesStart)..<Int(t.framesStart) + frames] { digest.add(f.bitPattern) }
+                if t.kind.hasCurves {
+                    digest.add(UInt32(t.curvesCount))
+                    let curves = animation.curves[Int(t.curvesStart)..<Int(t.curvesStart + t.curvesCount)]
+                    for c in curves { digest.add(c.bitPattern) }
+                }
+                if t.kind == .deform {
+                    let values = Int(t.frameCount) * Int(t.valueStride)
+                    for v in animation.frames[Int(t.valuesStart)..<Int(t.valuesStart) + values] {
+                        digest.add(v.bitPattern)
+                    }
+                }
+                if t.kind == .drawOrder {
+                    let n = Int(t.valueStride)
+                    for f in 0..<Int(t.frameCount) {
+                        let row = animation.ints[Int(t.valuesStart) + f * n..<Int(t.valuesStart) + (f + 1) * n]
+                        for slot in row.first == -1 ? [-1] : Array(row) { digest.add(UInt32(bitPattern: slot)) }
+                    }
+                }
+            }
+        }
+        #expect(digest.value == expected, "\(relative): timelines differ from the reference")
     }
 
     // MARK: Numbers
