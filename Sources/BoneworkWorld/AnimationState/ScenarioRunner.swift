@@ -149,6 +149,9 @@ public enum ScenarioRunner {
                 last = try state.addEmptyAnimation(trackIndex: track, mixDuration: mixDuration, delay: delay)
             case .setEntry(let field, let value):
                 guard let entry = last else { throw Scenario.FormatError(description: "setEntry before any set/add") }
+                // An entry already disposed keeps nothing: the reference writes into a pooled
+                // object that the next new entry resets, so the step has no effect.
+                guard entry.isValid else { continue }
                 try set(entry, field, value)
             case .setTimeScale(let v):
                 try state.setTimeScale(v)
