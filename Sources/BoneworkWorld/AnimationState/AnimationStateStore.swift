@@ -1,7 +1,8 @@
 import BoneworkFormat
 
 /// Receives animation state events: the type, the entry, and for `.event` the user event.
-public typealias AnimationStateListener = (_ type: TrackEventType, _ entry: TrackEntry, _ event: AnimationEvent?) -> Void
+public typealias AnimationStateListener = (_ type: TrackEventType, _ entry: TrackEntry, _ event: AnimationEvent?) ->
+    Void
 
 /// A user event fired by an event timeline key.
 public struct AnimationEvent: Sendable, Equatable {

@@ -163,7 +163,9 @@ public struct Scenario: Sendable {
                 steps.append(.setSlotsToSetupPose)
             case "update":
                 let recordName = try optionalString(s, "record", path) ?? "none"
-                guard let record = Record(rawValue: recordName) else { throw fail("\(path).record", "each, last or none") }
+                guard let record = Record(rawValue: recordName) else {
+                    throw fail("\(path).record", "each, last or none")
+                }
                 let count = try int(s, "count", path, default: 1)
                 guard count >= 0 else { throw fail("\(path).count", "a count >= 0") }
                 steps.append(.update(dt: Float(try number(s, "dt", path)), count: count, record: record))

@@ -26,7 +26,8 @@ struct StateEventSink {
     @inline(__always)
     mutating func append(_ type: TrackEventType, entry: Int, generation: UInt32, key: Int32 = -1) {
         if count == capacity { grow(capacity * 2) }
-        storage[count] = QueuedStateEvent(type: type, entry: Int32(truncatingIfNeeded: entry), generation: generation, key: key)
+        storage[count] = QueuedStateEvent(
+            type: type, entry: Int32(truncatingIfNeeded: entry), generation: generation, key: key)
         count &+= 1
     }
 

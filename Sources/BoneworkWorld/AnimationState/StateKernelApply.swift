@@ -307,7 +307,8 @@ extension StateKernel {
                 if attachments { cols.attachmentState[i] = unkeyedBase &+ AttachmentState.current }
             }
         } else {
-            SetupPose.setAttachment(cols, rig, slotRow: i, TimelineApply.keyedAttachment(timeline, rig, ctx, keys.search(time)))
+            SetupPose.setAttachment(
+                cols, rig, slotRow: i, TimelineApply.keyedAttachment(timeline, rig, ctx, keys.search(time)))
             if attachments { cols.attachmentState[i] = unkeyedBase &+ AttachmentState.current }
         }
         // Not chosen in this apply: the setup attachment is restored after it.
