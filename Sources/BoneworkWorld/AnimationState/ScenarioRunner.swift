@@ -29,8 +29,10 @@ public struct ScenarioTrace: Sendable {
     public var events: [Event] = []
     public var frames: [Frame] = []
 
-    /// The trace as JSON text.
-    public func json() -> String {
+    /// The trace as JSON text. `local` adds each frame's local pose (what the animation state
+    /// applied, before constraints) under "local": per bone [x, y, rotation, scaleX, scaleY,
+    /// shearX, shearY], for diagnosing differences.
+    public func json(local: Bool = false) -> String {
         var out = "{\n  \"format\": \"spine-scenario-trace-1\",\n  \"events\": ["
         for (i, e) in events.enumerated() {
             out += i == 0 ? "\n    " : ",\n    "
@@ -49,6 +51,11 @@ public struct ScenarioTrace: Sendable {
             out += i == 0 ? "\n    " : ",\n    "
             out += "{\"update\": \(f.update), \"bones\": ["
             out += f.pose.bones.map { "[" + $0.map(Self.number).joined(separator: ", ") + "]" }.joined(separator: ", ")
+            if local {
+                out += "], \"local\": ["
+                out += f.pose.local.map { "[" + $0.map(Self.number).joined(separator: ", ") + "]" }.joined(
+                    separator: ", ")
+            }
             out += "], \"slots\": ["
             var slots: [String] = []
             for s in f.pose.attachments.indices {

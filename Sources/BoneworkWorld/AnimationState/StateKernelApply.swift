@@ -315,9 +315,8 @@ extension StateKernel {
         if cols.attachmentState[i] <= unkeyedBase { cols.attachmentState[i] = unkeyedBase &+ AttachmentState.setup }
     }
 
-    /// A rotate timeline mixed with alpha < 1: mixes along the shortest way on the first frame,
-    /// then keeps turning the same way (rotation memory: total turned and last difference)
-    /// so that a mix never flips direction when the difference crosses 180 degrees.
+    /// A rotate timeline applied by the state outside the plain path: with alpha 1 as any
+    /// timeline, else with the rotation memory (see `mixRotation`).
     @inline(__always)
     func applyRotate(
         _ tl: Int, _ cols: BatchColumns, _ ctx: InstanceContext, _ time: Float, _ alpha: Float, _ blend: MixBlend,
@@ -334,24 +333,34 @@ extension StateKernel {
         }
         let bone = Int(timeline.target)
         guard ctx.boneActive[bone] != 0 else { return }
-        let i = ctx.r.bone(bone)
-        let setup = rig.boneSetup[bone &* 7 &+ 2]
-        let keys = TimelineKeys(timeline, rig)
+        Self.mixRotation(
+            TimelineKeys(timeline, rig), cols.rotation + ctx.r.bone(bone), setup: rig.boneSetup[bone &* 7 &+ 2],
+            time, alpha, blend, memory, firstFrame)
+    }
+
+    /// Mixes a bone's rotation towards a rotate timeline's value with alpha < 1: along the
+    /// shortest way on the first frame, then keeps turning the same way (the memory holds the
+    /// total turned and the last difference), so that a mix never flips direction when the
+    /// difference crosses 180 degrees.
+    static func mixRotation(
+        _ keys: TimelineKeys, _ rotation: UnsafeMutablePointer<Float>, setup: Float, _ time: Float, _ alpha: Float,
+        _ blend: MixBlend, _ memory: UnsafeMutablePointer<Float>, _ firstFrame: Bool
+    ) {
         let r1: Float
         let r2: Float
         if time < keys.firstTime {
             switch blend {
             case .setup:
-                cols.rotation[i] = setup
+                rotation.pointee = setup
                 return
             case .first:
-                r1 = cols.rotation[i]
+                r1 = rotation.pointee
                 r2 = setup
             default:
                 return
             }
         } else {
-            r1 = blend == .setup ? setup : cols.rotation[i]
+            r1 = blend == .setup ? setup : rotation.pointee
             r2 = setup + keys.curveValue(time)
         }
         var total: Float
@@ -369,7 +378,8 @@ extension StateKernel {
                 lastTotal = memory[0]
                 lastDiff = memory[1]
             }
-            let loops = lastTotal - lastTotal.truncatingRemainder(dividingBy: 360)
+            // Whole turns in lastTotal (the remainder is lastTotal itself below one turn).
+            let loops = abs(lastTotal) < 360 ? 0 : lastTotal - lastTotal.truncatingRemainder(dividingBy: 360)
             total = diff + loops
             let current = diff >= 0
             var dir = lastTotal >= 0
@@ -387,6 +397,6 @@ extension StateKernel {
             memory[0] = total
         }
         memory[1] = diff
-        cols.rotation[i] = r1 + total * alpha
+        rotation.pointee = r1 + total * alpha
     }
 }
