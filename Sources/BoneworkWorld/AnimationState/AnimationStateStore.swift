@@ -145,7 +145,7 @@ public final class AnimationStateStore {
             unkeyed[row] = unkeyed[last]
             rowListeners[row] = rowListeners[last]
             let owned = queue.count > 0 ? ownedBy(last) : entries(ofRow: last)
-            for slot in owned { pool.columns.owner[slot] = Int32(row) }
+            for slot in owned { pool.columns.state[slot].owner = Int32(row) }
             moved = last
         }
         rowListeners[last] = nil
@@ -163,12 +163,12 @@ public final class AnimationStateStore {
             var from = current
             while from >= 0 {
                 result.append(from)
-                from = Int(e.mixingFrom[from])
+                from = Int(e.state[from].mixingFrom)
             }
-            var next = Int(e.next[current])
+            var next = Int(e.state[current].next)
             while next >= 0 {
                 result.append(next)
-                next = Int(e.next[next])
+                next = Int(e.state[next].next)
             }
         }
         return result
@@ -177,7 +177,7 @@ public final class AnimationStateStore {
     /// Every live entry whose owner is `row`, linked or not (ended entries wait for delivery).
     private func ownedBy(_ row: Int) -> [Int] {
         let e = pool.columns
-        return (0..<e.capacity).filter { e.live[$0] != 0 && e.owner[$0] == Int32(row) }
+        return (0..<e.capacity).filter { e.state[$0].live != 0 && e.state[$0].owner == Int32(row) }
     }
 
     private func relayout(rows: Int, width: Int) {
@@ -225,15 +225,15 @@ public final class AnimationStateStore {
     // MARK: - Entries
 
     func handle(_ slot: Int) -> TrackEntry {
-        TrackEntry(store: self, slot: Int32(slot), generation: pool.columns.generation[slot])
+        TrackEntry(store: self, slot: Int32(slot), generation: pool.columns.state[slot].generation)
     }
 
     /// The slot of a live entry, or the stale-handle error.
     func resolve(_ entry: TrackEntry) throws -> Int {
         let slot = Int(entry.slot)
         let e = pool.columns
-        guard entry.store === self, slot >= 0, slot < e.capacity, e.live[slot] != 0,
-            e.generation[slot] == entry.generation
+        guard entry.store === self, slot >= 0, slot < e.capacity, e.state[slot].live != 0,
+            e.state[slot].generation == entry.generation
         else { throw AnimationStateError.staleTrackEntry }
         return slot
     }
@@ -284,38 +284,19 @@ public final class AnimationStateStore {
         }
         entryListeners[slot] = nil
         let e = pool.columns
-        e.owner[slot] = Int32(row)
-        e.track[slot] = Int32(track)
-        e.animation[slot] = animation
-        e.previous[slot] = -1
-        e.next[slot] = -1
-        e.mixingFrom[slot] = -1
-        e.mixingTo[slot] = -1
-        e.loop[slot] = loop ? 1 : 0
-        e.holdPrevious[slot] = 0
-        e.reverse[slot] = 0
-        e.shortestRotation[slot] = 0
-        e.rotationsReady[slot] = 0
-        e.eventThreshold[slot] = 0
-        e.alphaAttachmentThreshold[slot] = 0
-        e.mixAttachmentThreshold[slot] = 0
-        e.mixDrawOrderThreshold[slot] = 0
-        e.animationStart[slot] = 0
-        e.animationEnd[slot] = animation >= 0 ? compiled.tables.animDuration[Int(animation)] : 0
-        e.animationLast[slot] = -1
-        e.nextAnimationLast[slot] = -1
-        e.delay[slot] = 0
-        e.trackTime[slot] = 0
-        e.trackLast[slot] = -1
-        e.nextTrackLast[slot] = -1  // -1: never applied.
-        e.trackEnd[slot] = .greatestFiniteMagnitude
-        e.timeScale[slot] = 1
-        e.alpha[slot] = 1
-        e.mixTime[slot] = 0
-        e.mixDuration[slot] = last < 0 ? 0 : mixes.mix(from: e.animation[last], to: animation)
-        e.interruptAlpha[slot] = 1
-        e.totalAlpha[slot] = 0
-        e.mixBlend[slot] = UInt8(MixBlend.replace.rawValue)
+        // Fresh records (see `EntryTimes` and `EntryState` for the defaults); the generation stays.
+        var state = EntryState()
+        state.generation = e.state[slot].generation
+        state.live = 1
+        state.owner = Int32(row)
+        state.track = Int32(track)
+        state.animation = animation
+        state.loop = loop ? 1 : 0
+        var times = EntryTimes()
+        times.animationEnd = animation >= 0 ? compiled.tables.animDuration[Int(animation)] : 0
+        times.mixDuration = last < 0 ? 0 : mixes.mix(from: e.state[last].animation, to: animation)
+        e.state[slot] = state
+        e.times[slot] = times
         return slot
     }
 
@@ -330,13 +311,13 @@ public final class AnimationStateStore {
         var interrupt = true
         let k = kernel
         if current >= 0 {
-            if pool.columns.nextTrackLast[current] == -1 {
+            if pool.columns.times[current].nextTrackLast == -1 {
                 // Never applied: replaced without a mix.
-                tracks[row * trackWidth + track] = pool.columns.mixingFrom[current]
+                tracks[row * trackWidth + track] = pool.columns.state[current].mixingFrom
                 k.queue(.interrupt, current, &queue)
                 k.queue(.end, current, &queue)
                 k.clearNext(current, &queue)
-                current = Int(pool.columns.mixingFrom[current])
+                current = Int(pool.columns.state[current].mixingFrom)
                 interrupt = false
             } else {
                 k.clearNext(current, &queue)
@@ -359,22 +340,22 @@ public final class AnimationStateStore {
         try checkAnimation(animation)
         var last = try expand(row: row, track: track)
         if last >= 0 {
-            while pool.columns.next[last] >= 0 { last = Int(pool.columns.next[last]) }
+            while pool.columns.state[last].next >= 0 { last = Int(pool.columns.state[last].next) }
         }
         let entry = newEntry(row: row, track: track, animation: animation, loop: loop, last: last)
         let e = pool.columns
         var delay = delayIn
         if last < 0 {
             kernel.setCurrent(row: row, track: track, entry: entry, interrupt: true, &queue)
-            e.delay[entry] = delay
+            e.times[entry].delay = delay
             let result = handle(entry)
             drain()
             return result
         }
-        e.next[last] = Int32(entry)
-        e.previous[entry] = Int32(last)
-        if delay <= 0 { delay += e.trackComplete(last) - e.mixDuration[entry] }
-        e.delay[entry] = delay
+        e.state[last].next = Int32(entry)
+        e.state[entry].previous = Int32(last)
+        if delay <= 0 { delay += e.trackComplete(last) - e.times[entry].mixDuration }
+        e.times[entry].delay = delay
         return handle(entry)
     }
 
@@ -383,8 +364,8 @@ public final class AnimationStateStore {
     public func setEmptyAnimation(row: Int, track: Int, mixDuration: Float) throws -> TrackEntry {
         let entry = try setAnimation(row: row, track: track, animation: -1, loop: false)
         if let slot = try? resolve(entry) {
-            pool.columns.mixDuration[slot] = mixDuration
-            pool.columns.trackEnd[slot] = mixDuration
+            pool.columns.times[slot].mixDuration = mixDuration
+            pool.columns.times[slot].trackEnd = mixDuration
         }
         return entry
     }
@@ -395,9 +376,9 @@ public final class AnimationStateStore {
         let entry = try addAnimation(row: row, track: track, animation: -1, loop: false, delay: delay)
         if let slot = try? resolve(entry) {
             let e = pool.columns
-            if delay <= 0 { e.delay[slot] += e.mixDuration[slot] - mixDuration }
-            e.mixDuration[slot] = mixDuration
-            e.trackEnd[slot] = mixDuration
+            if delay <= 0 { e.times[slot].delay += e.times[slot].mixDuration - mixDuration }
+            e.times[slot].mixDuration = mixDuration
+            e.times[slot].trackEnd = mixDuration
         }
         return entry
     }
@@ -428,14 +409,14 @@ public final class AnimationStateStore {
         k.clearNext(current, &queue)
         var entry = current
         while true {
-            let from = Int(e.mixingFrom[entry])
+            let from = Int(e.state[entry].mixingFrom)
             if from < 0 { break }
             k.queue(.end, from, &queue)
-            e.mixingFrom[entry] = -1
-            e.mixingTo[entry] = -1
+            e.state[entry].mixingFrom = -1
+            e.state[entry].mixingTo = -1
             entry = from
         }
-        tracks[row * trackWidth + Int(e.track[current])] = -1
+        tracks[row * trackWidth + Int(e.state[current].track)] = -1
         drain()
     }
 
@@ -495,7 +476,8 @@ public final class AnimationStateStore {
             i += 1
             let slot = Int(ev.entry)
             let e = pool.columns
-            guard slot >= 0, slot < e.capacity, e.live[slot] != 0, e.generation[slot] == ev.generation else { continue }
+            guard slot >= 0, slot < e.capacity, e.state[slot].live != 0, e.state[slot].generation == ev.generation
+            else { continue }
             let entry = TrackEntry(store: self, slot: ev.entry, generation: ev.generation)
             log(ev, slot)
             switch ev.type {
@@ -518,11 +500,11 @@ public final class AnimationStateStore {
     private func log(_ ev: QueuedStateEvent, _ slot: Int) {
         guard let batch else { return }
         let e = pool.columns
-        let owner = Int(e.owner[slot])
+        let owner = Int(e.state[slot].owner)
         guard owner >= 0, owner < batch.count else { return }
         let entity = batch.entity(atRow: owner)
-        let track = e.track[slot]
-        let animation = e.animation[slot]
+        let track = e.state[slot].track
+        let animation = e.state[slot].animation
         batch.events.append(FiredEvent(entity: entity, track: track, type: ev.type, animation: animation, key: ev.key))
         if ev.type == .end {
             batch.events.append(FiredEvent(entity: entity, track: track, type: .dispose, animation: animation, key: -1))
@@ -532,7 +514,7 @@ public final class AnimationStateStore {
     private func notify(_ type: TrackEventType, _ entry: TrackEntry, _ slot: Int, _ event: AnimationEvent?) {
         if slot < entryListeners.count, let l = entryListeners[slot] { l(type, entry, event) }
         // The entry may have been released by a listener's operation; its owner row is re-read.
-        let owner = Int(pool.columns.owner[slot])
+        let owner = Int(pool.columns.state[slot].owner)
         if owner >= 0, owner < rowListeners.count, let l = rowListeners[owner] { l(type, entry, event) }
         if let l = listener { l(type, entry, event) }
     }

@@ -36,18 +36,18 @@ struct StateKernel: @unchecked Sendable {
 
     @inline(__always)
     func queue(_ type: TrackEventType, _ entry: Int, _ sink: inout StateEventSink) {
-        sink.append(type, entry: entry, generation: e.generation[entry])
-        if type == .start || type == .end { changed[Int(e.owner[entry])] = 1 }
+        sink.append(type, entry: entry, generation: e.state[entry].generation)
+        if type == .start || type == .end { changed[Int(e.state[entry].owner)] = 1 }
     }
 
     /// Queues dispose for every entry waiting behind `entry` and unlinks them.
     func clearNext(_ entry: Int, _ sink: inout StateEventSink) {
-        var next = Int(e.next[entry])
+        var next = Int(e.state[entry].next)
         while next >= 0 {
             queue(.dispose, next, &sink)
-            next = Int(e.next[next])
+            next = Int(e.state[next].next)
         }
-        e.next[entry] = -1
+        e.state[entry].next = -1
     }
 
     /// Makes `entry` the current entry of `track`, mixing from the previous current one.
@@ -55,18 +55,18 @@ struct StateKernel: @unchecked Sendable {
         let cell = row &* trackWidth &+ track
         let from = Int(tracks[cell])
         tracks[cell] = Int32(entry)
-        e.previous[entry] = -1
+        e.state[entry].previous = -1
         if from >= 0 {
             if interrupt { queue(.interrupt, from, &sink) }
-            e.mixingFrom[entry] = Int32(from)
-            e.mixingTo[from] = Int32(entry)
-            e.mixTime[entry] = 0
+            e.state[entry].mixingFrom = Int32(from)
+            e.state[from].mixingTo = Int32(entry)
+            e.times[entry].mixTime = 0
             // Keep how far an interrupted mix had come.
-            if e.mixingFrom[from] >= 0 && e.mixDuration[from] > 0 {
-                e.interruptAlpha[entry] *= min(1, e.mixTime[from] / e.mixDuration[from])
+            if e.state[from].mixingFrom >= 0 && e.times[from].mixDuration > 0 {
+                e.times[entry].interruptAlpha *= min(1, e.times[from].mixTime / e.times[from].mixDuration)
             }
             // The rotation memory restarts for mixing out.
-            e.rotationsReady[from] = 0
+            e.state[from].rotationsReady = 0
         }
         queue(.start, entry, &sink)
     }
@@ -81,73 +81,73 @@ struct StateKernel: @unchecked Sendable {
         for t in 0..<Int(trackCount[row]) {
             let c = Int(tracks[base &+ t])
             if c < 0 { continue }
-            e.animationLast[c] = e.nextAnimationLast[c]
-            e.trackLast[c] = e.nextTrackLast[c]
-            var currentDelta = delta * e.timeScale[c]
-            if e.delay[c] > 0 {
-                e.delay[c] -= currentDelta
-                if e.delay[c] > 0 { continue }
-                currentDelta = -e.delay[c]
-                e.delay[c] = 0
+            e.times[c].animationLast = e.times[c].nextAnimationLast
+            e.times[c].trackLast = e.times[c].nextTrackLast
+            var currentDelta = delta * e.times[c].timeScale
+            if e.times[c].delay > 0 {
+                e.times[c].delay -= currentDelta
+                if e.times[c].delay > 0 { continue }
+                currentDelta = -e.times[c].delay
+                e.times[c].delay = 0
             }
-            var next = Int(e.next[c])
+            var next = Int(e.state[c].next)
             if next >= 0 {
                 // The queued entry starts once its delay has passed, keeping the leftover time.
-                let nextTime = e.trackLast[c] - e.delay[next]
+                let nextTime = e.times[c].trackLast - e.times[next].delay
                 if nextTime >= 0 {
-                    e.delay[next] = 0
-                    let scale = e.timeScale[c]
-                    e.trackTime[next] += scale == 0 ? 0 : (nextTime / scale + delta) * e.timeScale[next]
-                    e.trackTime[c] += currentDelta
+                    e.times[next].delay = 0
+                    let scale = e.times[c].timeScale
+                    e.times[next].trackTime += scale == 0 ? 0 : (nextTime / scale + delta) * e.times[next].timeScale
+                    e.times[c].trackTime += currentDelta
                     setCurrent(row: row, track: t, entry: next, interrupt: true, &sink)
-                    while e.mixingFrom[next] >= 0 {
-                        e.mixTime[next] += delta
-                        next = Int(e.mixingFrom[next])
+                    while e.state[next].mixingFrom >= 0 {
+                        e.times[next].mixTime += delta
+                        next = Int(e.state[next].mixingFrom)
                     }
                     continue
                 }
-            } else if e.trackLast[c] >= e.trackEnd[c] && e.mixingFrom[c] < 0 {
+            } else if e.times[c].trackLast >= e.times[c].trackEnd && e.state[c].mixingFrom < 0 {
                 // Past the track end with nothing queued and nothing mixing: the track empties.
                 tracks[base &+ t] = -1
                 queue(.end, c, &sink)
                 clearNext(c, &sink)
                 continue
             }
-            if e.mixingFrom[c] >= 0 && updateMixingFrom(c, delta, &sink) {
+            if e.state[c].mixingFrom >= 0 && updateMixingFrom(c, delta, &sink) {
                 // Every entry mixing out has finished.
-                var from = Int(e.mixingFrom[c])
-                e.mixingFrom[c] = -1
-                if from >= 0 { e.mixingTo[from] = -1 }
+                var from = Int(e.state[c].mixingFrom)
+                e.state[c].mixingFrom = -1
+                if from >= 0 { e.state[from].mixingTo = -1 }
                 while from >= 0 {
                     queue(.end, from, &sink)
-                    from = Int(e.mixingFrom[from])
+                    from = Int(e.state[from].mixingFrom)
                 }
             }
-            e.trackTime[c] += currentDelta
+            e.times[c].trackTime += currentDelta
         }
     }
 
     /// Advances the entries mixing out below `to`; true when the whole chain below has finished.
     func updateMixingFrom(_ to: Int, _ delta: Float, _ sink: inout StateEventSink) -> Bool {
-        let from = Int(e.mixingFrom[to])
+        let from = Int(e.state[to].mixingFrom)
         if from < 0 { return true }
         let finished = updateMixingFrom(from, delta, &sink)
-        e.animationLast[from] = e.nextAnimationLast[from]
-        e.trackLast[from] = e.nextTrackLast[from]
+        e.times[from].animationLast = e.times[from].nextAnimationLast
+        e.times[from].trackLast = e.times[from].nextTrackLast
         // mixTime > 0: the entry mixing out was applied at least once.
-        if e.mixTime[to] > 0 && e.mixTime[to] >= e.mixDuration[to] {
+        if e.times[to].mixTime > 0 && e.times[to].mixTime >= e.times[to].mixDuration {
             // totalAlpha == 0: nothing of it shows any more (a zero-length mix ends at once).
-            if e.totalAlpha[from] == 0 || e.mixDuration[to] == 0 {
-                let below = e.mixingFrom[from]
-                e.mixingFrom[to] = below
-                if below >= 0 { e.mixingTo[Int(below)] = Int32(to) }
-                e.interruptAlpha[to] = e.interruptAlpha[from]
+            if e.times[from].totalAlpha == 0 || e.times[to].mixDuration == 0 {
+                let below = e.state[from].mixingFrom
+                e.state[to].mixingFrom = below
+                if below >= 0 { e.state[Int(below)].mixingTo = Int32(to) }
+                e.times[to].interruptAlpha = e.times[from].interruptAlpha
                 queue(.end, from, &sink)
             }
             return finished
         }
-        e.trackTime[from] += delta * e.timeScale[from]
-        e.mixTime[to] += delta
+        e.times[from].trackTime += delta * e.times[from].timeScale
+        e.times[to].mixTime += delta
         return false
     }
 
@@ -161,25 +161,25 @@ struct StateKernel: @unchecked Sendable {
         for t in 0..<Int(trackCount[row]) {
             var entry = Int(tracks[base &+ t])
             if entry < 0 { continue }
-            while e.mixingFrom[entry] >= 0 { entry = Int(e.mixingFrom[entry]) }
+            while e.state[entry].mixingFrom >= 0 { entry = Int(e.state[entry].mixingFrom) }
             repeat {
-                if e.mixingTo[entry] < 0 || e.mixBlend[entry] != UInt8(MixBlend.add.rawValue) {
+                if e.state[entry].mixingTo < 0 || e.state[entry].mixBlend != UInt8(MixBlend.add.rawValue) {
                     computeHold(entry, ws)
                 }
-                entry = Int(e.mixingTo[entry])
+                entry = Int(e.state[entry].mixingTo)
             } while entry >= 0
         }
     }
 
     func computeHold(_ entry: Int, _ ws: StateWorkspace) {
-        let animation = e.animation[entry]
+        let animation = e.state[entry].animation
         guard animation >= 0 else { return }
-        let to = Int(e.mixingTo[entry])
+        let to = Int(e.state[entry].mixingTo)
         let first = Int(rig.animTimelineStart[Int(animation)])
         let count = Int(rig.animTimelineCount[Int(animation)])
         let modes = e.timelineMode + entry &* e.timelineStride
         let holdMix = e.timelineHoldMix + entry &* e.timelineStride
-        if to >= 0 && e.holdPrevious[to] != 0 {
+        if to >= 0 && e.state[to].holdPrevious != 0 {
             for k in 0..<count {
                 modes[k] =
                     ws.addProperties(tables, timeline: first &+ k)
@@ -196,19 +196,19 @@ struct StateKernel: @unchecked Sendable {
             }
             let role = tables.roles[t]
             if to < 0 || role == .attachment || role == .drawOrder || role == .event
-                || !tables.animation(e.animation[to], keysAnyOf: t)
+                || !tables.animation(e.state[to].animation, keysAnyOf: t)
             {
                 modes[k] = TimelineMixMode.first
                 continue
             }
             var mode = TimelineMixMode.holdFirst
-            var next = Int(e.mixingTo[to])
+            var next = Int(e.state[to].mixingTo)
             while next >= 0 {
-                if tables.animation(e.animation[next], keysAnyOf: t) {
-                    next = Int(e.mixingTo[next])
+                if tables.animation(e.state[next].animation, keysAnyOf: t) {
+                    next = Int(e.state[next].mixingTo)
                     continue
                 }
-                if e.mixDuration[next] > 0 {
+                if e.times[next].mixDuration > 0 {
                     mode = TimelineMixMode.holdMix
                     holdMix[k] = Int32(next)
                 }

@@ -23,26 +23,26 @@ extension StateKernel {
         let base = row &* trackWidth
         for t in 0..<Int(trackCount[row]) {
             let c = Int(tracks[base &+ t])
-            if c < 0 || e.delay[c] > 0 { continue }
+            if c < 0 || e.times[c].delay > 0 { continue }
             applied = true
-            let blend: MixBlend = t == 0 ? .first : (MixBlend(rawValue: Int32(e.mixBlend[c])) ?? .replace)
+            let blend: MixBlend = t == 0 ? .first : (MixBlend(rawValue: Int32(e.state[c].mixBlend)) ?? .replace)
 
             // Entries mixing out first.
-            var alpha = e.alpha[c]
-            if e.mixingFrom[c] >= 0 {
+            var alpha = e.times[c].alpha
+            if e.state[c].mixingFrom >= 0 {
                 alpha *= applyMixingFrom(c, blend, cols, ctx, unkeyedBase, &fired, ws)
-            } else if e.trackTime[c] >= e.trackEnd[c] && e.next[c] < 0 {
+            } else if e.times[c].trackTime >= e.times[c].trackEnd && e.state[c].next < 0 {
                 alpha = 0  // The last apply of an ending entry restores the setup pose.
             }
-            var attachments = alpha >= e.alphaAttachmentThreshold[c]
+            var attachments = alpha >= e.state[c].alphaAttachmentThreshold
 
             // Then the current entry.
-            let animationLast = e.animationLast[c]
+            let animationLast = e.times[c].animationLast
             let animationTime = e.animationTime(c)
             var applyTime = animationTime
             var fireEvents = true
-            let animation = Int(e.animation[c])
-            if e.reverse[c] != 0 {
+            let animation = Int(e.state[c].animation)
+            if e.state[c].reverse != 0 {
                 applyTime = duration(animation) - applyTime
                 fireEvents = false
             }
@@ -71,11 +71,11 @@ extension StateKernel {
                     }
                 } else {
                     let modes = e.timelineMode + c &* e.timelineStride
-                    let shortest = e.shortestRotation[c] != 0
-                    let firstFrame = !shortest && e.rotationsReady[c] == 0
+                    let shortest = e.state[c].shortestRotation != 0
+                    let firstFrame = !shortest && e.state[c].rotationsReady == 0
                     let rotations = e.timelinesRotation + c &* e.timelineStride &* 2
                     if firstFrame {
-                        e.rotationsReady[c] = 1
+                        e.state[c].rotationsReady = 1
                         rotations.update(repeating: 0, count: count &* 2)
                     }
                     for k in 0..<count {
@@ -103,8 +103,8 @@ extension StateKernel {
             }
             queueEvents(c, animationTime, fired, &ws.events)
             fired.count = 0
-            e.nextAnimationLast[c] = animationTime
-            e.nextTrackLast[c] = e.trackTime[c]
+            e.times[c].nextAnimationLast = animationTime
+            e.times[c].nextTrackLast = e.times[c].trackTime
         }
 
         // Slots an attachment timeline touched without setting get their setup attachment back.
@@ -129,33 +129,33 @@ extension StateKernel {
         _ to: Int, _ blendIn: MixBlend, _ cols: BatchColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
         _ fired: inout FiredKeys, _ ws: StateWorkspace
     ) -> Float {
-        let from = Int(e.mixingFrom[to])
-        if e.mixingFrom[from] >= 0 { _ = applyMixingFrom(from, blendIn, cols, ctx, unkeyedBase, &fired, ws) }
+        let from = Int(e.state[to].mixingFrom)
+        if e.state[from].mixingFrom >= 0 { _ = applyMixingFrom(from, blendIn, cols, ctx, unkeyedBase, &fired, ws) }
 
         var blend = blendIn
         var mix: Float
-        if e.mixDuration[to] == 0 {
+        if e.times[to].mixDuration == 0 {
             // A single-frame mix that undoes what the entry mixing out changed.
             mix = 1
             if blend == .first { blend = .setup }
         } else {
-            mix = e.mixTime[to] / e.mixDuration[to]
+            mix = e.times[to].mixTime / e.times[to].mixDuration
             if mix > 1 { mix = 1 }
-            if blend != .first { blend = MixBlend(rawValue: Int32(e.mixBlend[from])) ?? .replace }
+            if blend != .first { blend = MixBlend(rawValue: Int32(e.state[from].mixBlend)) ?? .replace }
         }
 
-        let attachments = mix < e.mixAttachmentThreshold[from]
-        let drawOrder = mix < e.mixDrawOrderThreshold[from]
-        let alphaHold = e.alpha[from] * e.interruptAlpha[to]
+        let attachments = mix < e.state[from].mixAttachmentThreshold
+        let drawOrder = mix < e.state[from].mixDrawOrderThreshold
+        let alphaHold = e.times[from].alpha * e.times[to].interruptAlpha
         let alphaMix = alphaHold * (1 - mix)
-        let animationLast = e.animationLast[from]
+        let animationLast = e.times[from].animationLast
         let animationTime = e.animationTime(from)
         var applyTime = animationTime
         var fireEvents = false
-        let animation = Int(e.animation[from])
-        if e.reverse[from] != 0 {
+        let animation = Int(e.state[from].animation)
+        if e.state[from].reverse != 0 {
             applyTime = duration(animation) - applyTime
-        } else if mix < e.eventThreshold[from] {
+        } else if mix < e.times[from].eventThreshold {
             fireEvents = true
         }
 
@@ -181,11 +181,11 @@ extension StateKernel {
             } else {
                 let modes = e.timelineMode + from &* e.timelineStride
                 let holdMix = e.timelineHoldMix + from &* e.timelineStride
-                let shortest = e.shortestRotation[from] != 0
-                let firstFrame = !shortest && e.rotationsReady[from] == 0
+                let shortest = e.state[from].shortestRotation != 0
+                let firstFrame = !shortest && e.state[from].rotationsReady == 0
                 let rotations = e.timelinesRotation + from &* e.timelineStride &* 2
                 if firstFrame {
-                    e.rotationsReady[from] = 1
+                    e.state[from].rotationsReady = 1
                     rotations.update(repeating: 0, count: count &* 2)
                 }
                 var totalAlpha: Float = 0
@@ -212,7 +212,9 @@ extension StateKernel {
                     default:
                         timelineBlend = .setup
                         let hold = Int(holdMix[k])
-                        alpha = hold >= 0 ? alphaHold * max(0, 1 - e.mixTime[hold] / e.mixDuration[hold]) : alphaHold
+                        alpha =
+                            hold >= 0
+                            ? alphaHold * max(0, 1 - e.times[hold].mixTime / e.times[hold].mixDuration) : alphaHold
                     }
                     totalAlpha += alpha
                     switch role {
@@ -221,7 +223,7 @@ extension StateKernel {
                     case .attachment:
                         applyAttachment(
                             tl, cols, ctx, applyTime, timelineBlend,
-                            attachments && alpha >= e.alphaAttachmentThreshold[from], unkeyedBase)
+                            attachments && alpha >= e.state[from].alphaAttachmentThreshold, unkeyedBase)
                     case .event:
                         if fireEvents {
                             TimelineApply.applyEvents(
@@ -235,27 +237,27 @@ extension StateKernel {
                             blend: timelineBlend, direction: direction, fired: &none)
                     }
                 }
-                e.totalAlpha[from] = totalAlpha
+                e.times[from].totalAlpha = totalAlpha
             }
         } else if blend != .add {
-            e.totalAlpha[from] = 0
+            e.times[from].totalAlpha = 0
         }
 
-        if e.mixDuration[to] > 0 { queueEvents(from, animationTime, fired, &ws.events) }
+        if e.times[to].mixDuration > 0 { queueEvents(from, animationTime, fired, &ws.events) }
         fired.count = 0
-        e.nextAnimationLast[from] = animationTime
-        e.nextTrackLast[from] = e.trackTime[from]
+        e.times[from].nextAnimationLast = animationTime
+        e.times[from].nextTrackLast = e.times[from].trackTime
         return mix
     }
 
     /// Queues the user events an apply fired and the entry's completion, in the reference's
     /// order: events of the loop that ended, then complete, then events of the new loop.
     func queueEvents(_ entry: Int, _ animationTime: Float, _ fired: FiredKeys, _ sink: inout StateEventSink) {
-        let animationStart = e.animationStart[entry]
-        let animationEnd = e.animationEnd[entry]
+        let animationStart = e.times[entry].animationStart
+        let animationEnd = e.times[entry].animationEnd
         let duration = animationEnd - animationStart
-        let trackLastWrapped = duration != 0 ? e.trackLast[entry].truncatingRemainder(dividingBy: duration) : .nan
-        let generation = e.generation[entry]
+        let trackLastWrapped = duration != 0 ? e.times[entry].trackLast.truncatingRemainder(dividingBy: duration) : .nan
+        let generation = e.state[entry].generation
 
         var i = 0
         let n = fired.count
@@ -269,15 +271,15 @@ extension StateKernel {
         }
 
         let complete: Bool
-        if e.loop[entry] != 0 {
+        if e.state[entry].loop != 0 {
             if duration == 0 {
                 complete = true
             } else {
-                let cycles = StateMath.truncatedInt(e.trackTime[entry] / duration)
-                complete = cycles > 0 && cycles > StateMath.truncatedInt(e.trackLast[entry] / duration)
+                let cycles = StateMath.truncatedInt(e.times[entry].trackTime / duration)
+                complete = cycles > 0 && cycles > StateMath.truncatedInt(e.times[entry].trackLast / duration)
             }
         } else {
-            complete = animationTime >= animationEnd && e.animationLast[entry] < animationEnd
+            complete = animationTime >= animationEnd && e.times[entry].animationLast < animationEnd
         }
         if complete { sink.append(.complete, entry: entry, generation: generation) }
 

@@ -1,6 +1,60 @@
-/// Track entries of a batch's animation states, stored as columns: entry `e`'s fields are
-/// `field[e]`. No object exists per entry. A slot is reused after its entry is disposed; its
-/// generation then changes, so a `TrackEntry` handle kept past disposal is refused.
+/// Times of one track entry: what update and apply read and write every frame, in one
+/// 64-byte record (one cache line).
+struct EntryTimes {
+    var trackTime: Float = 0
+    var trackLast: Float = -1
+    /// -1 until the entry is applied the first time.
+    var nextTrackLast: Float = -1
+    var trackEnd: Float = .greatestFiniteMagnitude
+    var animationStart: Float = 0
+    var animationEnd: Float = 0
+    var animationLast: Float = -1
+    var nextAnimationLast: Float = -1
+    var delay: Float = 0
+    var timeScale: Float = 1
+    var alpha: Float = 1
+    var mixTime: Float = 0
+    var mixDuration: Float = 0
+    var interruptAlpha: Float = 1
+    var totalAlpha: Float = 0
+    var eventThreshold: Float = 0
+}
+
+/// Identity, links, flags and thresholds of one track entry (one record under 64 bytes).
+struct EntryState {
+    /// The animation index, -1 = the empty animation.
+    var animation: Int32 = -1
+    var track: Int32 = 0
+    /// The batch row of the instance that owns the entry.
+    var owner: Int32 = -1
+    // Links between entries (slot ids, -1 = none).
+    var previous: Int32 = -1
+    var next: Int32 = -1
+    var mixingFrom: Int32 = -1
+    var mixingTo: Int32 = -1
+    /// Bumped every time the slot is freed; a handle is valid while it matches.
+    var generation: UInt32 = 0
+    var alphaAttachmentThreshold: Float = 0
+    var mixAttachmentThreshold: Float = 0
+    var mixDrawOrderThreshold: Float = 0
+    /// Non-zero while the slot holds an entry.
+    var live: UInt8 = 0
+    // Flags (0 / 1).
+    var loop: UInt8 = 0
+    var holdPrevious: UInt8 = 0
+    var reverse: UInt8 = 0
+    var shortestRotation: UInt8 = 0
+    /// Whether the rotation memory holds values (cleared when the entry starts mixing out).
+    var rotationsReady: UInt8 = 0
+    /// `MixBlend` raw value.
+    var mixBlend: UInt8 = UInt8(MixBlend.replace.rawValue)
+}
+
+/// Track entries of a batch's animation states, stored as columns indexed by entry slot:
+/// `times` and `state` (the fields grouped by how systems read them, one cache line each, so
+/// that an entry costs two lines wherever its slot is), and per-timeline scratch columns.
+/// No object exists per entry. A slot is reused after its entry is disposed; its generation
+/// then changes, so a `TrackEntry` handle kept past disposal is refused.
 ///
 /// Per-timeline scratch (mix mode, hold entry, rotation memory) has a fixed stride per entry
 /// (`timelineStride`, the most timelines any animation of the skeleton has), so nothing is
@@ -13,51 +67,8 @@ struct EntryColumns {
     var capacity = 0
     let timelineStride: Int
 
-    /// Bumped every time the slot is freed; a handle is valid while it matches.
-    var generation: UnsafeMutablePointer<UInt32>
-    /// Non-zero while the slot holds an entry.
-    var live: UnsafeMutablePointer<UInt8>
-    /// The animation index, -1 = the empty animation.
-    var animation: UnsafeMutablePointer<Int32>
-    var track: UnsafeMutablePointer<Int32>
-    /// The batch row of the instance that owns the entry.
-    var owner: UnsafeMutablePointer<Int32>
-    // Links between entries (slot ids, -1 = none).
-    var previous: UnsafeMutablePointer<Int32>
-    var next: UnsafeMutablePointer<Int32>
-    var mixingFrom: UnsafeMutablePointer<Int32>
-    var mixingTo: UnsafeMutablePointer<Int32>
-    // Flags (0 / 1).
-    var loop: UnsafeMutablePointer<UInt8>
-    var holdPrevious: UnsafeMutablePointer<UInt8>
-    var reverse: UnsafeMutablePointer<UInt8>
-    var shortestRotation: UnsafeMutablePointer<UInt8>
-    /// Whether the rotation memory holds values (cleared when the entry starts mixing out).
-    var rotationsReady: UnsafeMutablePointer<UInt8>
-    /// `MixBlend` raw value.
-    var mixBlend: UnsafeMutablePointer<UInt8>
-    // Times.
-    var delay: UnsafeMutablePointer<Float>
-    var trackTime: UnsafeMutablePointer<Float>
-    var trackLast: UnsafeMutablePointer<Float>
-    var nextTrackLast: UnsafeMutablePointer<Float>
-    var trackEnd: UnsafeMutablePointer<Float>
-    var animationStart: UnsafeMutablePointer<Float>
-    var animationEnd: UnsafeMutablePointer<Float>
-    var animationLast: UnsafeMutablePointer<Float>
-    var nextAnimationLast: UnsafeMutablePointer<Float>
-    var timeScale: UnsafeMutablePointer<Float>
-    // Mixing.
-    var alpha: UnsafeMutablePointer<Float>
-    var mixTime: UnsafeMutablePointer<Float>
-    var mixDuration: UnsafeMutablePointer<Float>
-    var interruptAlpha: UnsafeMutablePointer<Float>
-    var totalAlpha: UnsafeMutablePointer<Float>
-    // Thresholds.
-    var eventThreshold: UnsafeMutablePointer<Float>
-    var alphaAttachmentThreshold: UnsafeMutablePointer<Float>
-    var mixAttachmentThreshold: UnsafeMutablePointer<Float>
-    var mixDrawOrderThreshold: UnsafeMutablePointer<Float>
+    var times: UnsafeMutablePointer<EntryTimes>
+    var state: UnsafeMutablePointer<EntryState>
     // Per-timeline scratch, `timelineStride` per entry (rotation memory: 2 floats per timeline).
     var timelineMode: UnsafeMutablePointer<UInt8>
     var timelineHoldMix: UnsafeMutablePointer<Int32>
@@ -65,40 +76,8 @@ struct EntryColumns {
 
     init(timelineStride: Int) {
         self.timelineStride = max(1, timelineStride)
-        generation = .allocate(capacity: 1)
-        live = .allocate(capacity: 1)
-        animation = .allocate(capacity: 1)
-        track = .allocate(capacity: 1)
-        owner = .allocate(capacity: 1)
-        previous = .allocate(capacity: 1)
-        next = .allocate(capacity: 1)
-        mixingFrom = .allocate(capacity: 1)
-        mixingTo = .allocate(capacity: 1)
-        loop = .allocate(capacity: 1)
-        holdPrevious = .allocate(capacity: 1)
-        reverse = .allocate(capacity: 1)
-        shortestRotation = .allocate(capacity: 1)
-        rotationsReady = .allocate(capacity: 1)
-        mixBlend = .allocate(capacity: 1)
-        delay = .allocate(capacity: 1)
-        trackTime = .allocate(capacity: 1)
-        trackLast = .allocate(capacity: 1)
-        nextTrackLast = .allocate(capacity: 1)
-        trackEnd = .allocate(capacity: 1)
-        animationStart = .allocate(capacity: 1)
-        animationEnd = .allocate(capacity: 1)
-        animationLast = .allocate(capacity: 1)
-        nextAnimationLast = .allocate(capacity: 1)
-        timeScale = .allocate(capacity: 1)
-        alpha = .allocate(capacity: 1)
-        mixTime = .allocate(capacity: 1)
-        mixDuration = .allocate(capacity: 1)
-        interruptAlpha = .allocate(capacity: 1)
-        totalAlpha = .allocate(capacity: 1)
-        eventThreshold = .allocate(capacity: 1)
-        alphaAttachmentThreshold = .allocate(capacity: 1)
-        mixAttachmentThreshold = .allocate(capacity: 1)
-        mixDrawOrderThreshold = .allocate(capacity: 1)
+        times = .allocate(capacity: 1)
+        state = .allocate(capacity: 1)
         timelineMode = .allocate(capacity: 1)
         timelineHoldMix = .allocate(capacity: 1)
         timelinesRotation = .allocate(capacity: 1)
@@ -116,40 +95,8 @@ struct EntryColumns {
             p.deallocate()
             p = fresh
         }
-        move(&generation, 1, fill: 0)
-        move(&live, 1, fill: 0)
-        move(&animation, 1, fill: -1)
-        move(&track, 1, fill: 0)
-        move(&owner, 1, fill: -1)
-        move(&previous, 1, fill: -1)
-        move(&next, 1, fill: -1)
-        move(&mixingFrom, 1, fill: -1)
-        move(&mixingTo, 1, fill: -1)
-        move(&loop, 1, fill: 0)
-        move(&holdPrevious, 1, fill: 0)
-        move(&reverse, 1, fill: 0)
-        move(&shortestRotation, 1, fill: 0)
-        move(&rotationsReady, 1, fill: 0)
-        move(&mixBlend, 1, fill: 0)
-        move(&delay, 1, fill: 0)
-        move(&trackTime, 1, fill: 0)
-        move(&trackLast, 1, fill: 0)
-        move(&nextTrackLast, 1, fill: 0)
-        move(&trackEnd, 1, fill: 0)
-        move(&animationStart, 1, fill: 0)
-        move(&animationEnd, 1, fill: 0)
-        move(&animationLast, 1, fill: 0)
-        move(&nextAnimationLast, 1, fill: 0)
-        move(&timeScale, 1, fill: 0)
-        move(&alpha, 1, fill: 0)
-        move(&mixTime, 1, fill: 0)
-        move(&mixDuration, 1, fill: 0)
-        move(&interruptAlpha, 1, fill: 0)
-        move(&totalAlpha, 1, fill: 0)
-        move(&eventThreshold, 1, fill: 0)
-        move(&alphaAttachmentThreshold, 1, fill: 0)
-        move(&mixAttachmentThreshold, 1, fill: 0)
-        move(&mixDrawOrderThreshold, 1, fill: 0)
+        move(&times, 1, fill: EntryTimes())
+        move(&state, 1, fill: EntryState())
         move(&timelineMode, timelineStride, fill: 0)
         move(&timelineHoldMix, timelineStride, fill: -1)
         move(&timelinesRotation, timelineStride * 2, fill: 0)
@@ -157,40 +104,8 @@ struct EntryColumns {
     }
 
     func free() {
-        generation.deallocate()
-        live.deallocate()
-        animation.deallocate()
-        track.deallocate()
-        owner.deallocate()
-        previous.deallocate()
-        next.deallocate()
-        mixingFrom.deallocate()
-        mixingTo.deallocate()
-        loop.deallocate()
-        holdPrevious.deallocate()
-        reverse.deallocate()
-        shortestRotation.deallocate()
-        rotationsReady.deallocate()
-        mixBlend.deallocate()
-        delay.deallocate()
-        trackTime.deallocate()
-        trackLast.deallocate()
-        nextTrackLast.deallocate()
-        trackEnd.deallocate()
-        animationStart.deallocate()
-        animationEnd.deallocate()
-        animationLast.deallocate()
-        nextAnimationLast.deallocate()
-        timeScale.deallocate()
-        alpha.deallocate()
-        mixTime.deallocate()
-        mixDuration.deallocate()
-        interruptAlpha.deallocate()
-        totalAlpha.deallocate()
-        eventThreshold.deallocate()
-        alphaAttachmentThreshold.deallocate()
-        mixAttachmentThreshold.deallocate()
-        mixDrawOrderThreshold.deallocate()
+        times.deallocate()
+        state.deallocate()
         timelineMode.deallocate()
         timelineHoldMix.deallocate()
         timelinesRotation.deallocate()
@@ -199,28 +114,29 @@ struct EntryColumns {
     /// The animation time an entry poses: wrapped into [start, end) when looping, else clamped to end.
     @inline(__always)
     func animationTime(_ e: Int) -> Float {
-        let start = animationStart[e]
-        if loop[e] != 0 {
-            let duration = animationEnd[e] - start
-            if duration == 0 { return start }
-            return trackTime[e].truncatingRemainder(dividingBy: duration) + start
+        let t = times[e]
+        if state[e].loop != 0 {
+            let duration = t.animationEnd - t.animationStart
+            if duration == 0 { return t.animationStart }
+            return t.trackTime.truncatingRemainder(dividingBy: duration) + t.animationStart
         }
-        return min(trackTime[e] + start, animationEnd[e])
+        return min(t.trackTime + t.animationStart, t.animationEnd)
     }
 
     /// When the entry next completes: the end of the current loop, the animation's end, or (for
     /// zero-length animations and past the end) its current track time.
     @inline(__always)
     func trackComplete(_ e: Int) -> Float {
-        let duration = animationEnd[e] - animationStart[e]
+        let t = times[e]
+        let duration = t.animationEnd - t.animationStart
         if duration != 0 {
-            if loop[e] != 0 {
-                let loops = StateMath.truncatedInt(trackTime[e] / duration)
+            if state[e].loop != 0 {
+                let loops = StateMath.truncatedInt(t.trackTime / duration)
                 return duration * Float(1 &+ loops)
             }
-            if trackTime[e] < duration { return duration }
+            if t.trackTime < duration { return duration }
         }
-        return trackTime[e]
+        return t.trackTime
     }
 }
 
@@ -251,7 +167,7 @@ struct TrackEntryPool {
     mutating func obtain() -> Int {
         if freeSlots.isEmpty { reserve(columns.capacity * 2) }
         let slot = Int(freeSlots.removeLast())
-        columns.live[slot] = 1
+        columns.state[slot].live = 1
         liveCount += 1
         highWater = max(highWater, liveCount)
         return slot
@@ -259,15 +175,10 @@ struct TrackEntryPool {
 
     /// Returns a slot to the pool: its generation changes so that old handles are refused.
     mutating func release(_ slot: Int) {
-        guard slot >= 0, slot < columns.capacity, columns.live[slot] != 0 else { return }
-        columns.live[slot] = 0
-        columns.generation[slot] &+= 1
-        columns.animation[slot] = -1
-        columns.owner[slot] = -1
-        columns.previous[slot] = -1
-        columns.next[slot] = -1
-        columns.mixingFrom[slot] = -1
-        columns.mixingTo[slot] = -1
+        guard slot >= 0, slot < columns.capacity, columns.state[slot].live != 0 else { return }
+        var fresh = EntryState()
+        fresh.generation = columns.state[slot].generation &+ 1
+        columns.state[slot] = fresh
         liveCount -= 1
         freeSlots.append(Int32(slot))
     }
