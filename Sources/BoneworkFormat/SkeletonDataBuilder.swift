@@ -31,12 +31,21 @@ public struct SkeletonDataBuilder {
     public var animations: [AnimationData] = []
 
     private var nameIDs: [String: Int32] = [:]
+    /// (skin, slot, name id) -> position in that skin's entries, so that adding and finding entries
+    /// stays linear in the file size however large a skin is.
+    private var entryPositions: [EntryKey: Int] = [:]
     private var pendingLinkedMeshes: [PendingLinkedMesh] = []
 
     public enum SkinReference {
         case index(Int)
         /// By name; nil or empty means the default skin.
         case name(String?)
+    }
+
+    private struct EntryKey: Hashable {
+        var skin: Int
+        var slot: Int32
+        var name: Int32
     }
 
     private struct PendingLinkedMesh {
@@ -72,9 +81,11 @@ public struct SkeletonDataBuilder {
         attachmentLocations.append(location)
         let nameID = intern(name)
         let entry = SkinEntry(slot: slot, name: nameID, attachment: index)
-        if let existing = skins[skin].entries.firstIndex(where: { $0.slot == slot && $0.name == nameID }) {
+        let key = EntryKey(skin: skin, slot: slot, name: nameID)
+        if let existing = entryPositions[key] {
             skins[skin].entries[existing] = entry
         } else {
+            entryPositions[key] = skins[skin].entries.count
             skins[skin].entries.append(entry)
         }
         return index
@@ -95,8 +106,10 @@ public struct SkeletonDataBuilder {
 
     /// The attachment index a skin holds for (slot, name), nil when none.
     public func attachmentIndex(skin: Int, slot: Int32, name: String) -> Int32? {
-        guard skins.indices.contains(skin), let nameID = nameIDs[name] else { return nil }
-        return skins[skin].entries.last(where: { $0.slot == slot && $0.name == nameID })?.attachment
+        guard skins.indices.contains(skin), let nameID = nameIDs[name],
+            let position = entryPositions[EntryKey(skin: skin, slot: slot, name: nameID)]
+        else { return nil }
+        return skins[skin].entries[position].attachment
     }
 
     /// Copies each linked mesh's geometry from its parent (the reference's setParentMesh); call after

@@ -394,19 +394,25 @@ extension JSONSkeletonReading {
             a.triangles = try shorts(trianglesNode)
             for (i, index) in a.triangles.enumerated() where Int(index) >= uvCount / 2 {
                 throw error(
-                    .malformed, trianglesNode, member: nil,
-                    expected: "triangle indices below the vertex count \(uvCount / 2)",
-                    found: "\(index) at index \(i)")
+                    .malformed, doc.element(trianglesNode, i) ?? trianglesNode,
+                    expected: "a vertex index below \(uvCount / 2)", found: "\(index)")
             }
             a.hullLength = try int(node, "hull", 0)
+            guard a.hullLength >= 0, Int(a.hullLength) <= uvCount / 2 else {
+                throw error(
+                    .malformed, node, member: "hull", expected: "a hull vertex count in 0...\(uvCount / 2)",
+                    found: "\(a.hullLength)")
+            }
             if let edges = try optionalArray(node, "edges") { a.edges = try shorts(edges) }
         case "boundingbox":
             a = AttachmentData(name: name, kind: .boundingBox)
+            a.color = EditorColors.boundingBox
             let vertexCount = try readVertexCount(node)
             try readVertices(node, into: &a, length: vertexCount * 2)
             if let color = try color(node, "color", alpha: true) { a.color = color }
         case "path":
             a = AttachmentData(name: name, kind: .path)
+            a.color = EditorColors.path
             a.closed = try int(node, "closed", 0) != 0
             a.constantSpeed = try int(node, "constantSpeed", 1) != 0
             let vertexCount = try readVertexCount(node)
@@ -421,12 +427,14 @@ extension JSONSkeletonReading {
             if let color = try color(node, "color", alpha: true) { a.color = color }
         case "point":
             a = AttachmentData(name: name, kind: .point)
+            a.color = EditorColors.point
             a.x = try float(node, "x", 0) * scale
             a.y = try float(node, "y", 0) * scale
             a.rotation = try float(node, "rotation", 0)
             if let color = try color(node, "color", alpha: true) { a.color = color }
         case "clipping":
             a = AttachmentData(name: name, kind: .clipping)
+            a.color = EditorColors.clipping
             if let end = try string(node, "end") {
                 a.endSlot = try lookup(slotIDs, end, at: node, member: "end", "slot")
             }
@@ -454,6 +462,13 @@ extension JSONSkeletonReading {
                 .limitExceeded, sequenceNode, member: "digits", expected: "digits in 0...\(Self.maxSequenceDigits)",
                 found: "\(sequence.digits)")
         }
+        guard Int(sequence.count) <= Self.maxSequenceFrames - sequenceFrames else {
+            throw error(
+                .limitExceeded, sequenceNode, member: "count",
+                expected: "at most \(Self.maxSequenceFrames) sequence frames in the file",
+                found: "\(sequence.count) after \(sequenceFrames) others")
+        }
+        sequenceFrames += Int(sequence.count)
         sequence.id = nextSequenceID
         nextSequenceID &+= 1
         return sequence
@@ -543,4 +558,13 @@ extension JSONSkeletonReading {
             builder.events.append(event)
         }
     }
+}
+
+/// The editor's debug colours for attachments that are drawn only as overlays; JSON exports omit a
+/// colour equal to these (binary exports always store it).
+enum EditorColors {
+    static let boundingBox = Color(hex: "60F000FF")!
+    static let path = Color(hex: "FF7F00FF")!
+    static let point = Color(hex: "F1F100FF")!
+    static let clipping = Color(hex: "CE3A3AFF")!
 }

@@ -113,7 +113,8 @@ enum AnimationApplySystem {
                 if attachments { cols.attachmentState[si] = unkeyed &+ currentState }
             }
         } else {
-            SetupPose.setAttachment(cols, rig, slotRow: si, TimelineApply.keyedAttachment(t, rig, ctx, keys.search(time)))
+            SetupPose.setAttachment(
+                cols, rig, slotRow: si, TimelineApply.keyedAttachment(t, rig, ctx, keys.search(time)))
             if attachments { cols.attachmentState[si] = unkeyed &+ currentState }
         }
         if cols.attachmentState[si] <= unkeyed { cols.attachmentState[si] = unkeyed &+ setupState }
@@ -132,7 +133,8 @@ enum AnimationApplySystem {
         let trackLastWrapped = duration != 0 ? tr.trackLast[i].truncatingRemainder(dividingBy: duration) : .nan
         let entity = cols.entity[instance]
         @inline(__always) func raise(_ type: TrackEventType, _ key: Int32) {
-            events.append(FiredEvent(entity: entity, track: Int32(track), type: type, animation: Int32(animation), key: key))
+            events.append(
+                FiredEvent(entity: entity, track: Int32(track), type: type, animation: Int32(animation), key: key))
         }
         var k = 0
         while k < firedCount {

@@ -8,6 +8,9 @@ public enum SystemID: Int, CaseIterable, Sendable {
     case slots
     case vertices
 
+    /// Number of systems (`allCases` builds an array; frames must not allocate).
+    public static let count = 5
+
     public var name: String {
         switch self {
         case .animationState: return "animation state"
@@ -23,8 +26,18 @@ public enum SystemID: Int, CaseIterable, Sendable {
 /// The last `capacity` frames' timings are kept in a ring buffer (nanoseconds per system, summed
 /// over batches) together with the number of instances the frame posed.
 public final class Scheduler {
+    /// What the timings measure.
+    public enum Clock: Sendable {
+        /// Elapsed (monotonic) time: what a frame costs, including time the thread waited for a core.
+        case wall
+        /// CPU time of the running thread: what the systems cost, not counting time the thread
+        /// was descheduled (steadier on a busy machine; a system call per reading).
+        case threadCPU
+    }
+
     public let capacity: Int
-    /// capacity * SystemID.allCases.count nanosecond values.
+    public let clock: Clock
+    /// capacity * SystemID.count nanosecond values.
     private let timings: UnsafeMutablePointer<UInt64>
     private let instanceCounts: UnsafeMutablePointer<Int>
     /// Frames recorded so far (the ring holds the last `capacity`).
@@ -32,9 +45,10 @@ public final class Scheduler {
     /// Which systems run (all by default); a benchmark may switch some off.
     public var enabled: Set<SystemID> = Set(SystemID.allCases)
 
-    public init(capacity: Int = 256) {
+    public init(capacity: Int = 256, clock: Clock = .wall) {
         self.capacity = max(1, capacity)
-        let n = self.capacity * SystemID.allCases.count
+        self.clock = clock
+        let n = self.capacity * SystemID.count
         timings = .allocate(capacity: n)
         timings.initialize(repeating: 0, count: n)
         instanceCounts = .allocate(capacity: self.capacity)
@@ -49,37 +63,37 @@ public final class Scheduler {
     /// Runs one frame over `batches`, advancing animations by `delta` seconds.
     public func run(_ batches: [Batch], delta: Float) {
         let slot = frames % capacity
-        let row = timings + slot * SystemID.allCases.count
+        let row = timings + slot * SystemID.count
         let runState = enabled.contains(.animationState)
         let runApply = enabled.contains(.timelineApply)
         let runPose = enabled.contains(.pose)
         let runSlots = enabled.contains(.slots)
         let runVertices = enabled.contains(.vertices)
         var instances = 0
-        for s in 0..<SystemID.allCases.count { row[s] = 0 }
+        for s in 0..<SystemID.count { row[s] = 0 }
         for batch in batches { batch.clearEvents() }
         for batch in batches where batch.count > 0 {
             let cols = batch.columns()
             let rig = batch.rig.tables
             let range = 0..<batch.count
             instances += batch.count
-            var t0 = Self.now()
+            var t0 = now()
             if runState { StateSystem.update(batch, delta: delta) }
-            var t1 = Self.now()
+            var t1 = now()
             row[SystemID.animationState.rawValue] &+= t1 &- t0
             if runApply { StateSystem.apply(batch) }
-            t0 = Self.now()
+            t0 = now()
             row[SystemID.timelineApply.rawValue] &+= t0 &- t1
             // The skeleton clock (read by physics) advances between apply and world transforms.
             for i in range { cols.time[i] += delta }
             if runPose { PoseSystem.update(cols, rig, range: range) }
-            t1 = Self.now()
+            t1 = now()
             row[SystemID.pose.rawValue] &+= t1 &- t0
             if runSlots { SlotSystem.update(cols, rig, range: range) }
-            t0 = Self.now()
+            t0 = now()
             row[SystemID.slots.rawValue] &+= t0 &- t1
             if runVertices { VertexSystem.update(cols, rig, range: range) }
-            t1 = Self.now()
+            t1 = now()
             row[SystemID.vertices.rawValue] &+= t1 &- t0
         }
         instanceCounts[slot] = instances
@@ -90,7 +104,7 @@ public final class Scheduler {
     public func nanoseconds(_ system: SystemID, framesAgo back: Int = 0) -> UInt64? {
         guard back >= 0, back < min(frames, capacity) else { return nil }
         let slot = (frames - 1 - back) % capacity
-        return timings[slot * SystemID.allCases.count + system.rawValue]
+        return timings[slot * SystemID.count + system.rawValue]
     }
 
     /// Instances posed in the frame `back` frames ago.
@@ -99,11 +113,11 @@ public final class Scheduler {
         return instanceCounts[(frames - 1 - back) % capacity]
     }
 
-    /// Monotonic time in nanoseconds.
+    /// The current reading of `clock`, in nanoseconds.
     @inline(__always)
-    static func now() -> UInt64 {
+    func now() -> UInt64 {
         var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
+        clock_gettime(clock == .wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 }

@@ -30,7 +30,9 @@ extension TimelineApply {
 
     /// Collects the event keys in (lastTime, time]; when the animation looped (lastTime > time),
     /// the keys after lastTime come first, then those from the start.
-    static func applyEvents(_ t: CompiledTimeline, _ rig: RigTables, lastTime lastIn: Float, time: Float, into fired: inout FiredKeys) {
+    static func applyEvents(
+        _ t: CompiledTimeline, _ rig: RigTables, lastTime lastIn: Float, time: Float, into fired: inout FiredKeys
+    ) {
         let keys = TimelineKeys(t, rig)
         let frameCount = Int(t.frameCount)
         var lastTime = lastIn

@@ -273,6 +273,149 @@ private func skeleton(_ extra: String = "", version: String = "4.2.40") -> Strin
         #expect(digest.value == expected, "\(relative): timelines differ from the reference")
     }
 
+    /// FNV-1a digests of the setup data as the reference loads it from these exports: bones,
+    /// slots, constraints, events and every skin entry (in slot, name order) with its geometry,
+    /// as float bit patterns and integers (computed once from the reference for these files).
+    static let referenceSetupDigests: [String: UInt64] = [
+        "alien/alien-ess.json": 0x5C5BABFA559EEF12,
+        "alien/alien-pro.json": 0x5565FFECFA5C81F5,
+        "celestial-circus/celestial-circus-pro.json": 0x12247973B6418AAE,
+        "chibi-stickers/chibi-stickers.json": 0x4502CA19882194F8,
+        "cloud-pot/cloud-pot.json": 0xDD58A060AC2C8305,
+        "coin/coin-pro.json": 0x09D2A7C2A58B0695,
+        "dragon/dragon-ess.json": 0x66499E5906FB3711,
+        "goblins/goblins-ess.json": 0x31A3397F9307F087,
+        "goblins/goblins-pro.json": 0xCFFAF71A947C79FF,
+        "hero/hero-ess.json": 0xFE1BADFF8DD6BE3F,
+        "hero/hero-pro.json": 0x4A93D9FA5A1F1621,
+        "mix-and-match/mix-and-match-pro.json": 0x877417F473A9CBFB,
+        "owl/owl-pro.json": 0xEA9B69B78F020E8C,
+        "powerup/powerup-ess.json": 0x34806B064BAED050,
+        "powerup/powerup-pro.json": 0xA38E5DF1B43B3CA3,
+        "raptor/raptor-pro.json": 0xB2307013973C063C,
+        "sack/sack-pro.json": 0xD6F2A32BF305B5ED,
+        "snowglobe/snowglobe-pro.json": 0xC84157FD37CCA5E4,
+        "speedy/speedy-ess.json": 0xF7FDAC9B088DCED9,
+        "spineboy/spineboy-ess.json": 0x2F7ABBD0C2D60662,
+        "spineboy/spineboy-pro.json": 0x4A8C603788BBC32F,
+        "spinosaurus/spinosaurus-ess.json": 0xF5208F57A4D1D383,
+        "stretchyman/stretchyman-pro.json": 0x28DDD648598B477E,
+        "tank/tank-pro.json": 0xC6DEDA0FA4D2BB97,
+        "vine/vine-pro.json": 0x4DF0A44D6C1DD3B0,
+        "windmill/windmill-ess.json": 0x87894A12966D9142,
+    ]
+
+    @Test(arguments: JSONExamples.files)
+    func exampleSetupIsBitExact(_ relative: String) throws {
+        let expected = try #require(Self.referenceSetupDigests[relative], "no reference digest for \(relative)")
+        let data = try SkeletonJSONReader.read(bytes: try JSONExamples.bytes(relative), file: relative, atlas: nil)
+        var d = FNV1a()
+        func add(_ values: Float...) { for v in values { d.add(v.bitPattern) } }
+        func add<T: BinaryInteger>(_ values: [T]) { for v in values { d.add(UInt32(truncatingIfNeeded: Int(v))) } }
+        func add(_ flag: Bool) { d.add(flag ? 1 : 0) }
+        func add(_ c: Color) { add(c.r, c.g, c.b, c.a) }
+        for b in data.bones {
+            add([b.parent, Int32(b.inherit.rawValue)])
+            add(b.skinRequired)
+            add(b.length, b.x, b.y, b.rotation, b.scaleX, b.scaleY, b.shearX, b.shearY)
+        }
+        for s in data.slots {
+            add([s.bone])
+            add(s.color)
+            if let dark = s.darkColor {
+                add([1])
+                add(dark)
+            } else {
+                add([0])
+            }
+            add([Int32(s.blendMode.rawValue)])
+            add(s.visible)
+        }
+        for c in data.ikConstraints {
+            add([c.order])
+            add(c.skinRequired)
+            add([c.bones.count] + c.bones.map(Int.init) + [Int(c.target)])
+            add(c.mix, c.softness)
+            add([c.bendDirection])
+            add(c.compress)
+            add(c.stretch)
+            add(c.uniform)
+        }
+        for c in data.transformConstraints {
+            add([c.order])
+            add(c.skinRequired)
+            add([c.bones.count] + c.bones.map(Int.init) + [Int(c.target)])
+            add(c.mixRotate, c.mixX, c.mixY, c.mixScaleX, c.mixScaleY, c.mixShearY, c.offsetRotation, c.offsetX)
+            add(c.offsetY, c.offsetScaleX, c.offsetScaleY, c.offsetShearY)
+            add(c.relative)
+            add(c.local)
+        }
+        for c in data.pathConstraints {
+            add([c.order])
+            add(c.skinRequired)
+            add([c.bones.count] + c.bones.map(Int.init) + [Int(c.target)])
+            add([c.positionMode.rawValue, c.spacingMode.rawValue, c.rotateMode.rawValue])
+            add(c.offsetRotation, c.position, c.spacing, c.mixRotate, c.mixX, c.mixY)
+        }
+        for c in data.physicsConstraints {
+            add([c.order])
+            add(c.skinRequired)
+            add([c.bone])
+            add(c.x, c.y, c.rotate, c.scaleX, c.shearX, c.limit, c.step, c.inertia, c.strength, c.damping)
+            add(c.massInverse, c.wind, c.gravity, c.mix)
+            for flag in [
+                c.inertiaGlobal, c.strengthGlobal, c.dampingGlobal, c.massGlobal, c.windGlobal, c.gravityGlobal,
+                c.mixGlobal,
+            ] { add(flag) }
+        }
+        for e in data.events {
+            add([e.intValue])
+            add(e.floatValue, e.volume, e.balance)
+        }
+        for skin in data.skins {
+            add([skin.bones.count] + skin.bones.map(Int.init) + [skin.constraints.count, skin.entries.count])
+            let entries = skin.entries.sorted {
+                $0.slot != $1.slot
+                    ? $0.slot < $1.slot
+                    : Array(data.attachmentNames[Int($0.name)].utf8).lexicographicallyPrecedes(
+                        Array(data.attachmentNames[Int($1.name)].utf8))
+            }
+            for entry in entries {
+                let a = data.attachments[Int(entry.attachment)]
+                add([entry.slot, Int32(a.kind.rawValue)])
+                switch a.kind {
+                case .region:
+                    add(a.color)
+                    add(a.x, a.y, a.rotation, a.scaleX, a.scaleY, a.width, a.height)
+                case .mesh: add(a.color)
+                case .point: add(a.x, a.y, a.rotation)
+                default: break
+                }
+                if let sequence = a.sequence {
+                    add([sequence.count, sequence.start, sequence.digits, sequence.setupIndex])
+                }
+                if a.kind != .region && a.kind != .point {
+                    add([Int(a.worldVerticesLength), a.bones.count] + a.bones.map(Int.init) + [a.vertices.count])
+                    for v in a.vertices { add(v) }
+                }
+                if a.kind == .mesh {
+                    for v in a.regionUVs { add(v) }
+                    add([a.triangles.count] + a.triangles.map(Int.init) + [Int(a.hullLength), a.edges.count])
+                    add(a.edges)
+                    add(a.width, a.height)
+                    add(a.isLinkedMesh)
+                }
+                if a.kind == .path {
+                    for v in a.lengths { add(v) }
+                    add(a.closed)
+                    add(a.constantSpeed)
+                }
+                if a.kind == .clipping { add([a.endSlot]) }
+            }
+        }
+        #expect(d.value == expected, "\(relative): setup data differs from the reference")
+    }
+
     // MARK: Numbers
 
     @Test func numbersFollowTheReferenceEvaluation() throws {
@@ -520,6 +663,96 @@ private func skeleton(_ extra: String = "", version: String = "4.2.40") -> Strin
                 #""animations": {"walk": {"drawOrder": [{"offsets": [{"slot": "a", "offset": 2}, {"slot": "b", "offset": 1}]}]}}"#
             ))
         #expect(clash?.location == .jsonPath("$.animations.walk.drawOrder[0].offsets[1].offset"))
+    }
+
+    @Test func expansionBudgetsAreEnforced() {
+        // 7000 empty deform keys on a 5000-vertex bounding box would expand to 70 million floats.
+        let vertices = Array(repeating: "0", count: 10_000).joined(separator: ",")
+        let keys = Array(repeating: "{}", count: 7000).joined(separator: ",")
+        let big = skeleton(
+            #""animations": {"walk": {"attachments": {"default": {"a": {"box": {"deform": [\#(keys)]}}}}}}"#
+        )
+        .replacingOccurrences(
+            of: #""vertexCount": 2, "vertices": [ 0, 0, 10, 10 ]"#,
+            with: #""vertexCount": 5000, "vertices": [\#(vertices)]"#)
+        let deform = loadError(big)
+        #expect(deform?.kind == .limitExceeded)
+        #expect(deform?.location == .jsonPath("$.animations.walk.attachments.default.a.box.deform"))
+        // Sequences may not declare more than about a million frames in all.
+        let regions = (0..<11).map { #""r\#($0)": {"sequence": {"count": 100000}}"# }.joined(separator: ",")
+        let sequences = loadError(
+            skeleton().replacingOccurrences(of: #""a": { "box""#, with: #""a": { \#(regions), "box""#))
+        #expect(sequences?.kind == .limitExceeded)
+        #expect(sequences?.location == .jsonPath("$.skins[0].attachments.a.r10.sequence.count"))
+    }
+
+    /// Mutated exports (bytes changed, cut, duplicated; values swapped for other values) must
+    /// either load or fail with a LoadError; a trap would end the test process.
+    @Test func mutatedExportsNeverTrap() throws {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random(_ n: Int) -> Int {
+            seed ^= seed << 13
+            seed ^= seed >> 7
+            seed ^= seed << 17
+            return Int(seed % UInt64(max(n, 1)))
+        }
+        let sources = try ["coin/coin-pro.json", "spinosaurus/spinosaurus-ess.json", "vine/vine-pro.json"].map {
+            try JSONExamples.bytes($0)
+        }
+        let values = [
+            "-1", "1e300", "2147483648", "0", "99999", "null", "true", "\"\"", "[]", "{}", "\"root\"", "\"stepped\"",
+            "[0,0,1,1]", "-0.5", "\"mesh\"", "\"linkedmesh\"", "\"clipping\"", "\"path\"", "65536",
+        ].map { Array($0.utf8) }
+        var outcomes: [LoadError.Kind: Int] = [:]
+        var loaded = 0
+        for iteration in 0..<1500 {
+            var bytes = sources[iteration % sources.count]
+            for _ in 0..<(1 + random(3)) where !bytes.isEmpty {
+                let at = random(bytes.count)
+                switch random(6) {
+                case 0: bytes[at] = UInt8(truncatingIfNeeded: random(256))
+                case 1: bytes.removeSubrange(at..<min(bytes.count, at + random(32)))
+                case 2:
+                    let from = random(bytes.count)
+                    bytes.insert(contentsOf: bytes[from..<min(bytes.count, from + random(100))], at: at)
+                default:
+                    // Swap the value after the next ':' for another value.
+                    guard let colon = bytes[at...].firstIndex(of: UInt8(ascii: ":")) else { continue }
+                    var end = colon + 1
+                    while end < bytes.count,
+                        ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[end])
+                    {
+                        end += 1
+                    }
+                    bytes.replaceSubrange(colon + 1..<end, with: values[random(values.count)])
+                }
+            }
+            do {
+                _ = try SkeletonJSONReader.read(bytes: bytes, file: "mutated.json", atlas: nil)
+                loaded += 1
+            } catch let error as LoadError {
+                outcomes[error.kind, default: 0] += 1
+                #expect(error.file == "mutated.json")
+            }
+        }
+        #expect(loaded + outcomes.values.reduce(0, +) == 1500)
+        #expect(outcomes[.malformed, default: 0] > 0 && outcomes[.unknownName, default: 0] > 0)
+    }
+
+    @Test func scaleMultipliesLengthsAsTheReferenceDoes() throws {
+        let bytes = try JSONExamples.bytes("spineboy/spineboy-pro.json")
+        let plain = try SkeletonJSONReader.read(bytes: bytes, file: "a.json", atlas: nil)
+        let scaled = try SkeletonJSONReader.read(bytes: bytes, file: "a.json", atlas: nil, scale: 2)
+        for (a, b) in zip(plain.bones, scaled.bones) {
+            #expect(b.x == a.x * 2 && b.y == a.y * 2 && b.length == a.length * 2 && b.rotation == a.rotation)
+        }
+        for (a, b) in zip(plain.animations, scaled.animations) {
+            for (ta, tb) in zip(a.timelines, b.timelines) where ta.kind == .translate {
+                let first = Int(ta.framesStart)
+                #expect(b.frames[Int(tb.framesStart) + 1] == a.frames[first + 1] * 2)
+                #expect(b.frames[Int(tb.framesStart)] == a.frames[first])
+            }
+        }
     }
 
     // MARK: Semantics

@@ -402,7 +402,7 @@ extension JSONSkeletonReading {
 
     // MARK: Attachments
 
-    func readAttachmentTimelines(_ attachments: Int32, _ assembly: inout AnimationAssembly) throws {
+    mutating func readAttachmentTimelines(_ attachments: Int32, _ assembly: inout AnimationAssembly) throws {
         for skinNode in doc.children(attachments) {
             let skin = try lookupKey(skinIDs, skinNode, "skin")
             try requireObject(skinNode, "an object of slots")
@@ -439,7 +439,7 @@ extension JSONSkeletonReading {
     /// Deform keys store the attachment's full deform vector per frame: absent vertices mean the
     /// setup vertices (zero offsets when weighted); present vertices are offsets written at
     /// `offset`, and unweighted attachments add their setup vertices, as the reference does.
-    func readDeformTimeline(_ keys: Int32, slot: Int32, attachment: Int32) throws -> TimelineBuilder {
+    mutating func readDeformTimeline(_ keys: Int32, slot: Int32, attachment: Int32) throws -> TimelineBuilder {
         let a = builder.attachments[Int(attachment)]
         switch a.kind {
         case .mesh, .boundingBox, .path, .clipping: break
@@ -451,13 +451,7 @@ extension JSONSkeletonReading {
         let weighted = !a.bones.isEmpty
         let length = weighted ? a.vertices.count / 3 * 2 : a.vertices.count
         let frameCount = doc.count(keys)
-        guard frameCount.multipliedReportingOverflow(by: max(length, 1)).partialValue <= Self.maxDeformFloats,
-            frameCount <= Self.maxDeformFloats
-        else {
-            throw error(
-                .limitExceeded, keys, expected: "at most \(Self.maxDeformFloats) deform values per timeline",
-                found: "\(frameCount) keys of \(length) values")
-        }
+        try reserveExpanded(keys: frameCount, stride: length, at: keys, "deform")
         var timeline = TimelineBuilder(kind: .deform, target: slot, frameCount: frameCount)
         timeline.data.attachment = attachment
         timeline.data.valueStride = Int32(length)
@@ -545,15 +539,11 @@ extension JSONSkeletonReading {
     /// Each key stores a full permutation of slot indices (draw position -> slot), computed from
     /// the key's offsets as the reference computes it. A key without offsets means the setup
     /// order and is stored as -1 in every entry.
-    func readDrawOrder(_ keys: Int32, _ assembly: inout AnimationAssembly) throws {
+    mutating func readDrawOrder(_ keys: Int32, _ assembly: inout AnimationAssembly) throws {
         let frameCount = doc.count(keys)
         guard frameCount > 0 else { return }
         let slotCount = builder.slots.count
-        guard frameCount.multipliedReportingOverflow(by: max(slotCount, 1)).partialValue <= Self.maxDeformFloats else {
-            throw error(
-                .limitExceeded, keys, expected: "at most \(Self.maxDeformFloats) draw order entries",
-                found: "\(frameCount) keys of \(slotCount) slots")
-        }
+        try reserveExpanded(keys: frameCount, stride: slotCount, at: keys, "draw order")
         var timeline = TimelineBuilder(kind: .drawOrder, target: -1, frameCount: frameCount)
         timeline.data.valueStride = Int32(slotCount)
         var ints = [Int32](repeating: -1, count: frameCount * slotCount)

@@ -18,10 +18,17 @@ struct JSONSkeletonReading {
     var skinIDs: [String: Int32] = [:]
     var eventIDs: [String: Int32] = [:]
     var nextSequenceID: Int32 = 0
+    /// Values expanded from short keys so far: deform vectors (keys times the attachment's deform
+    /// length) and draw order permutations (keys times the slot count).
+    var expandedValues = 0
+    /// Sequence frames declared so far (each becomes a resolved image).
+    var sequenceFrames = 0
 
-    /// Most floats one deform timeline may hold (frames times the attachment's deform length), so
-    /// that many empty keys on a large mesh cannot demand gigabytes.
-    static let maxDeformFloats = 1 << 25
+    /// Most expanded values a file may demand (256 MiB of floats), so that many tiny keys on a
+    /// large mesh or skeleton cannot demand gigabytes. Real exports stay orders of magnitude below.
+    static let maxExpandedValues = 1 << 26
+    /// Most sequence frames a file may declare.
+    static let maxSequenceFrames = 1 << 20
     /// Most digits a sequence frame number may be padded to.
     static let maxSequenceDigits: Int32 = 32
 
@@ -50,6 +57,17 @@ struct JSONSkeletonReading {
 
     func unknown(_ node: Int32, member: String? = nil, _ what: String, _ name: String) -> LoadError {
         error(.unknownName, node, member: member, expected: "the name of a defined \(what)", found: "'\(name)'")
+    }
+
+    /// Accounts for `count` expanded values (`keys` times `stride`) demanded by the timeline at `node`.
+    mutating func reserveExpanded(keys: Int, stride: Int, at node: Int32, _ what: String) throws {
+        let (count, overflow) = keys.multipliedReportingOverflow(by: stride)
+        guard !overflow, count <= Self.maxExpandedValues - expandedValues else {
+            throw error(
+                .limitExceeded, node, expected: "at most \(Self.maxExpandedValues) \(what) values in the file",
+                found: "\(keys) keys of \(stride) values after \(expandedValues) others")
+        }
+        expandedValues += count
     }
 
     // MARK: Shapes
