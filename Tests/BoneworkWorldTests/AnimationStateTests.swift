@@ -274,4 +274,42 @@ private final class StateEventLog {
         #expect(highWater <= 2000 + 3 * 100)
         #expect(store.pool.liveCount >= 2000)
     }
+
+    /// Frames with two tracks, mixing, events and listeners, and operations that queue new
+    /// animations, allocate nothing once the pool and queues have grown to the workload.
+    @Test func framesAndRequeuingDoNotAllocate() throws {
+        let data = try StateFixtures.spineboy()
+        let world = World()
+        try world.setAnimationStateData(AnimationStateData(skeletonData: data, defaultMix: 0.2))
+        var states: [AnimationState] = []
+        var heard = 0
+        for _ in 0..<150 {
+            let state = try world.animationState(try world.spawn(data))
+            try state.setAnimation(0, "run", loop: true)
+            let aim = try state.setAnimation(1, "aim", loop: true)
+            try aim.setMixBlend(.add)
+            states.append(state)
+        }
+        let store = try world.locate(states[0].entity).batch.animationStates
+        store.listener = { _, _, event in if event != nil { heard += 1 } }
+        var frame = 0
+        func play(_ frames: Int) {
+            for _ in 0..<frames {
+                // Every frame a tenth of the instances switch animation and queue the next one.
+                var k = frame % 10
+                while k < states.count {
+                    _ = try? states[k].setAnimation(0, frame % 20 < 10 ? "walk" : "run", loop: true)
+                    _ = try? states[k].addAnimation(0, "jump", loop: false, delay: 0.5)
+                    k += 10
+                }
+                world.update(1.0 / 60)
+                frame += 1
+            }
+        }
+        play(120)  // warm-up: pools and queues reach the workload's high water
+        let delta = try MallocProbe.isolatedAllocationDelta { play(60) }
+        #expect(delta == 0, "bytes in use changed over 60 frames: \(delta)")
+        #expect(heard > 0)
+        #expect(store.pool.liveCount > 300)
+    }
 }
