@@ -73,10 +73,7 @@ public final class Scheduler {
         for s in 0..<SystemID.count { row[s] = 0 }
         for batch in batches { batch.clearEvents() }
         for batch in batches where batch.count > 0 {
-            let cols = batch.columns()
             let rig = batch.rig.tables
-            let range = 0..<batch.count
-            instances += batch.count
             var t0 = now()
             if runState { StateSystem.update(batch, delta: delta) }
             var t1 = now()
@@ -84,6 +81,11 @@ public final class Scheduler {
             if runApply { StateSystem.apply(batch) }
             t0 = now()
             row[SystemID.timelineApply.rawValue] &+= t0 &- t1
+            // Animation state listeners may spawn or despawn instances: columns and rows are
+            // fetched after them.
+            let cols = batch.columns()
+            let range = 0..<batch.count
+            instances += batch.count
             // The skeleton clock (read by physics) advances between apply and world transforms.
             for i in range { cols.time[i] += delta }
             if runPose { PoseSystem.update(cols, rig, range: range) }

@@ -312,4 +312,80 @@ private final class StateEventLog {
         #expect(heard > 0)
         #expect(store.pool.liveCount > 300)
     }
+
+    /// Entries that keep interrupting each other before any mix progresses (dt 0) build a long
+    /// chain; updating and applying it needs no stack per entry, and once the mix time passes
+    /// the whole chain ends in one update.
+    @Test func deepInterruptChainsEndTogether() throws {
+        let data = try StateFixtures.spineboy()
+        let world = World()
+        try world.setAnimationStateData(AnimationStateData(skeletonData: data, defaultMix: 0.25))
+        let state = try world.animationState(try world.spawn(data))
+        var ends = 0
+        try state.setListener { type, _, _ in if type == .end { ends += 1 } }
+        try state.setAnimation(0, "walk", loop: true)
+        world.update(0.1)
+        let depth = 5000
+        for _ in 0..<depth {
+            try state.setEmptyAnimation(trackIndex: 0, mixDuration: 0.25)
+            world.update(0)
+        }
+        var chain = 0
+        var entry = try state.getCurrent(0)
+        while let e = entry {
+            chain += 1
+            entry = try e.mixingFrom
+        }
+        #expect(chain == depth + 1)
+        #expect(ends == 0)
+        world.update(0.3)  // the mix time passes
+        world.update(0.1)  // every entry below the current one ends in this update
+        #expect(ends == depth)
+        let current = try #require(try state.getCurrent(0))
+        #expect(try current.mixingFrom == nil)
+        #expect(try world.locate(state.entity).batch.animationStates.pool.liveCount == 1)
+    }
+
+    /// Listeners run between the state systems of a frame; they may spawn and despawn
+    /// instances (of the same skeleton) and the frame carries on with the rows as they are.
+    @Test func listenersMaySpawnAndDespawn() throws {
+        let data = try StateFixtures.spineboy()
+        let world = World()
+        var spawned: [Entity] = []
+        var despawned = 0
+        func arm(_ entity: Entity) throws {
+            let state = try world.animationState(entity)
+            try state.setListener { type, _, _ in
+                guard type == .complete else { return }
+                // Replace this instance with a new one that plays the jump again.
+                if let e = try? world.spawn(data), let s = try? world.animationState(e) {
+                    _ = try? s.setAnimation(0, "jump", loop: false)
+                    spawned.append(e)
+                }
+                if (try? world.despawn(entity)) != nil { despawned += 1 }
+            }
+        }
+        var first: [Entity] = []
+        for i in 0..<40 {
+            let e = try world.spawn(data)
+            let entry = try world.animationState(e).setAnimation(0, "jump", loop: false)
+            try entry.setTrackTime(Float(i) * 0.03)
+            try arm(e)
+            first.append(e)
+        }
+        for _ in 0..<60 {
+            let before = spawned.count
+            world.update(1.0 / 30)
+            for e in spawned[before...] { try arm(e) }
+        }
+        #expect(despawned >= 40)
+        #expect(world.count == 40)
+        for e in first { #expect(!world.isAlive(e)) }
+        // Every live instance still plays a jump entry of its own.
+        let batch = try world.locate(try #require(spawned.last)).batch
+        #expect(batch.animationStates.rowCount == batch.count)
+        for e in spawned where world.isAlive(e) {
+            #expect(try world.animationState(e).getCurrent(0)?.animationName == "jump")
+        }
+    }
 }

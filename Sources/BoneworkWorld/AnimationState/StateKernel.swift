@@ -127,11 +127,27 @@ struct StateKernel: @unchecked Sendable {
         }
     }
 
-    /// Advances the entries mixing out below `to`; true when the whole chain below has finished.
-    func updateMixingFrom(_ to: Int, _ delta: Float, _ sink: inout StateEventSink) -> Bool {
-        let from = Int(e.state[to].mixingFrom)
-        if from < 0 { return true }
-        let finished = updateMixingFrom(from, delta, &sink)
+    /// Advances the entries mixing out below `top`; true when the whole chain below has
+    /// finished. Works from the deepest entry up (as a recursion down the chain would, but
+    /// without using stack per entry: chains can grow long when entries keep interrupting).
+    func updateMixingFrom(_ top: Int, _ delta: Float, _ sink: inout StateEventSink) -> Bool {
+        var from = top
+        while e.state[from].mixingFrom >= 0 { from = Int(e.state[from].mixingFrom) }
+        var finished = true
+        while from != top {
+            // `mixingTo` links back up the chain (kept in step with `mixingFrom`).
+            let to = Int(e.state[from].mixingTo)
+            if to < 0 { break }
+            finished = updateMix(to: to, from: from, finished: finished, delta, &sink)
+            from = to
+        }
+        return finished
+    }
+
+    /// One step of `updateMixingFrom`: `from` mixes out below `to`; `finished` tells whether
+    /// everything below `from` has finished.
+    @inline(__always)
+    private func updateMix(to: Int, from: Int, finished: Bool, _ delta: Float, _ sink: inout StateEventSink) -> Bool {
         e.times[from].animationLast = e.times[from].nextAnimationLast
         e.times[from].trackLast = e.times[from].nextTrackLast
         // mixTime > 0: the entry mixing out was applied at least once.

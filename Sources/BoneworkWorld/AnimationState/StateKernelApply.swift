@@ -123,15 +123,32 @@ extension StateKernel {
     @inline(__always)
     func duration(_ animation: Int) -> Float { animation >= 0 ? rig.animDuration[animation] : 0 }
 
-    /// Applies the entries mixing out below `to` (deepest first) and returns `to`'s mix
-    /// percentage (0 to 1).
+    /// Applies the entries mixing out below `top` (deepest first, without using stack per
+    /// entry) and returns `top`'s mix percentage (0 to 1).
     func applyMixingFrom(
-        _ to: Int, _ blendIn: MixBlend, _ cols: BatchColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
+        _ top: Int, _ blendIn: MixBlend, _ cols: BatchColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
         _ fired: inout FiredKeys, _ ws: StateWorkspace
     ) -> Float {
-        let from = Int(e.state[to].mixingFrom)
-        if e.state[from].mixingFrom >= 0 { _ = applyMixingFrom(from, blendIn, cols, ctx, unkeyedBase, &fired, ws) }
+        var from = Int(e.state[top].mixingFrom)
+        while e.state[from].mixingFrom >= 0 { from = Int(e.state[from].mixingFrom) }
+        var mix: Float = 1
+        while true {
+            // `mixingTo` links back up the chain (kept in step with `mixingFrom`).
+            let to = Int(e.state[from].mixingTo)
+            if to < 0 { break }
+            mix = applyMix(to: to, from: from, blendIn, cols, ctx, unkeyedBase, &fired, ws)
+            if to == top { break }
+            from = to
+        }
+        return mix
+    }
 
+    /// One step of `applyMixingFrom`: applies `from`, mixing out below `to`, and returns `to`'s
+    /// mix percentage.
+    private func applyMix(
+        to: Int, from: Int, _ blendIn: MixBlend, _ cols: BatchColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
+        _ fired: inout FiredKeys, _ ws: StateWorkspace
+    ) -> Float {
         var blend = blendIn
         var mix: Float
         if e.times[to].mixDuration == 0 {
