@@ -122,7 +122,12 @@ public struct AnimationState {
     }
 
     /// Speed of every track of this state (1 = normal).
-    public var timeScale: Float { get throws { try locate().store.timeScale(row: try locate().row) } }
+    public var timeScale: Float {
+        get throws {
+            let (store, row) = try locate()
+            return store.timeScale(row: row)
+        }
+    }
 
     public func setTimeScale(_ value: Float) throws {
         let (store, row) = try locate()
@@ -133,6 +138,11 @@ public struct AnimationState {
     public func setListener(_ listener: AnimationStateListener?) throws {
         let (store, row) = try locate()
         store.setListener(row: row, listener)
+    }
+
+    /// Receives one entry's events (before this state's listener); `entry.setListener` does the same.
+    public func setTrackEntryListener(entry: TrackEntry, _ listener: AnimationStateListener?) throws {
+        try entry.setListener(listener)
     }
 
     // MARK: - Driving one instance by hand

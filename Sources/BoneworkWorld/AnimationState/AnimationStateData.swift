@@ -68,6 +68,11 @@ public final class AnimationStateData: Sendable {
         try setMix(from: index(from), to: index(to), duration: duration)
     }
 
+    /// `setMix(from:to:duration:)` under the name the Spine iOS API uses.
+    public func setMixByName(fromName: String, toName: String, duration: Float) throws {
+        try setMix(from: fromName, to: toName, duration: duration)
+    }
+
     /// Sets the mix duration from one animation to another, by index.
     public func setMix(from: Int32, to: Int32, duration: Float) throws {
         try check(from)
