@@ -4,7 +4,7 @@ import BoneworkFormat
 /// they raise. A light handle (world + entity): copy it freely; once the entity is despawned
 /// every call throws.
 ///
-/// The API follows the reference runtime's AnimationState (as the Spine iOS guide shows it):
+/// The API follows the reference's AnimationState, with the names the iOS guide uses:
 /// `setAnimationByName`, `addAnimationByName`, `setEmptyAnimation`, `addEmptyAnimation`,
 /// `clearTrack`, `clearTracks`, `getCurrent`, listeners. Unknown names throw
 /// `AnimationStateError.unknownAnimation`.

@@ -68,7 +68,7 @@ public final class AnimationStateData: Sendable {
         try setMix(from: index(from), to: index(to), duration: duration)
     }
 
-    /// `setMix(from:to:duration:)` under the name the Spine iOS API uses.
+    /// `setMix(from:to:duration:)` under the name the iOS guide uses.
     public func setMixByName(fromName: String, toName: String, duration: Float) throws {
         try setMix(from: fromName, to: toName, duration: duration)
     }
