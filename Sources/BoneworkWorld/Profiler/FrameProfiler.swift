@@ -161,7 +161,7 @@ public final class FrameProfiler {
 
     @inline(__always)
     private func count(_ frame: Int, _ field: Count) -> UnsafeMutablePointer<Int> {
-        counts + frame &* Self.countFields &+ field.rawValue
+        counts + (frame &* Self.countFields &+ field.rawValue)
     }
 
     func beginFrame() {
