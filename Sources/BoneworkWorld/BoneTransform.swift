@@ -48,7 +48,8 @@ enum BoneTransform {
         var b: Float
         var c: Float
         var d: Float
-        switch cols.inherit[i] {
+        let inherit = cols.inheritMode(rig, r, bone: k)
+        switch inherit {
         case Inherit.onlyTranslation.rawValue:
             let rx = Trig.sinCos((rotation + shearX) * degRad)
             let ry = Trig.sinCos((rotation + 90 + shearY) * degRad)
@@ -90,7 +91,7 @@ enum BoneTransform {
             za *= s
             zc *= s
             s = (za * za + zc * zc).squareRoot()
-            if cols.inherit[i] == Inherit.noScale.rawValue && (pa * pd - pb * pc < 0) != ((sx < 0) != (sy < 0)) {
+            if inherit == Inherit.noScale.rawValue && (pa * pd - pb * pc < 0) != ((sx < 0) != (sy < 0)) {
                 s = -s
             }
             let zr = Trig.sinCos(halfPi + SpineMath.atan2(zc, za))
@@ -173,7 +174,7 @@ enum BoneTransform {
         let rb: Float
         let rc: Float
         let rd: Float
-        let inherit = cols.inherit[i]
+        let inherit = cols.inheritMode(rig, r, bone: k)
         if inherit == Inherit.onlyTranslation.rawValue {
             ra = a
             rb = b

@@ -98,6 +98,7 @@ public final class Scheduler {
     public static let defaultMinimumChunkRows = 16
 
     private var scratch: [VertexScratch] = []
+    private var poseScratch: [PoseScratch] = []
 
     public init(capacity: Int = 256, clock: Clock = .wall, threads: Int = 1) {
         self.clock = clock
@@ -154,7 +155,10 @@ public final class Scheduler {
                         runPass(batch, index, systems, delta: delta, stages: .pose)
                     } else {
                         runPass(batch, index, systems, delta: delta, stages: .poseOnly)
-                        if systems.slots { runPass(batch, index, systems, delta: delta, stages: .slots) }
+                        // The slots pass also empties the draw lists when the slot system is off.
+                        if systems.slots || systems.vertices {
+                            runPass(batch, index, systems, delta: delta, stages: .slots)
+                        }
                         if systems.vertices { runPass(batch, index, systems, delta: delta, stages: .vertices) }
                     }
                 }
@@ -176,10 +180,16 @@ public final class Scheduler {
         _ = store.workspace(2 * chunks - 1)
         let rig = batch.rig
         while scratch.count < chunks { scratch.append(VertexScratch()) }
-        for c in 0..<chunks { scratch[c].reserve(rig, rows: min(blockRows, rows)) }
+        while poseScratch.count < chunks { poseScratch.append(PoseScratch()) }
+        // A split pass lists a whole chunk's draws before the vertex pass reads them.
+        let listRows = stages.vertices ? min(blockRows, rows) : (rows + chunks - 1) / chunks + batch.layout.chunkSize
+        for c in 0..<chunks {
+            scratch[c].reserve(rig, rows: min(blockRows, rows), listRows: listRows)
+            poseScratch[c].reserve(rig.tables, stride: batch.layout.stride)
+        }
         let work = PassWork(
             cols: batch.columns(), rig: rig.tables, kernel: store.kernel, store: store, scratch: scratch,
-            timer: profiler.timer, systems: systems, stages: stages, delta: delta, rows: rows, chunks: chunks,
+            poseScratch: poseScratch, timer: profiler.timer, systems: systems, stages: stages, delta: delta, rows: rows, chunks: chunks,
             chunkAlign: batch.layout.chunkSize, block: blockRows, batchIndex: index, handler: vertexHandler)
         if chunks == 1 {
             work.run(chunk: 0)
@@ -235,6 +245,7 @@ private struct PassWork: @unchecked Sendable {
     let kernel: StateKernel
     unowned(unsafe) let store: AnimationStateStore
     let scratch: [VertexScratch]
+    let poseScratch: [PoseScratch]
     let timer: ChunkTimer
     let systems: FrameSystems
     let stages: Stages
@@ -265,6 +276,9 @@ private struct PassWork: @unchecked Sendable {
         let updateSpace = store.workspace(c)
         let applySpace = store.workspace(chunks + c)
         let out = scratch[c]
+        let pose = poseScratch[c]
+        var cursor = 0
+        if stages.slots { out.drawCount = 0 }
         var start = range.lowerBound
         while start < range.upperBound {
             let end = min(range.upperBound, start + block)
@@ -279,21 +293,25 @@ private struct PassWork: @unchecked Sendable {
             if stages.pose {
                 // The skeleton clock (read by physics) advances between apply and world transforms.
                 for i in start..<end { cols.time[i] += delta }
-                if systems.pose { PoseSystem.update(cols, rig, range: start..<end) }
+                if systems.pose { PoseSystem.update(cols, rig, range: start..<end, scratch: pose) }
                 timer.mark(c, .pose)
             }
             if stages.slots && systems.slots {
-                SlotSystem.update(cols, rig, range: start..<end)
+                if stages.vertices {
+                    out.drawCount = 0
+                    cursor = 0
+                }
+                SlotSystem.update(cols, rig, range: start..<end, into: out)
                 timer.mark(c, .slots)
             }
             if stages.vertices && systems.vertices {
-                VertexSystem.update(cols, rig, range: start..<end, into: out)
+                let first = cursor
+                while cursor < out.drawCount && Int(out.draws[cursor].row) < end { cursor += 1 }
+                VertexSystem.update(cols, rig, draws: first..<cursor, into: out)
+                timer.mark(c, .vertices)
                 if let handler {
-                    timer.mark(c, .vertices)
-                    handler(out.block(batch: batchIndex, rows: start..<end))
+                    handler(out.block(batch: batchIndex, rows: start..<end, draws: first..<cursor))
                     timer.skip(c)
-                } else {
-                    timer.mark(c, .vertices)
                 }
             }
             start = end

@@ -42,7 +42,8 @@ public struct CrowdResult: Sendable {
     public var threads: Int
     public var summary: ProfileSummary
     /// Heap bytes per instance: (heap growth of a world of `count` instances - that of a world
-    /// of one instance) / (count - 1), both built the same way.
+    /// of `count / 2`) / (count - count / 2), both built the same way (below 32 instances: the
+    /// whole world's growth over `count`).
     public var bytesPerInstance: Int
     /// Heap bytes the measured frames allocated (see `HeapProbe.allocatedBytes`); nil when
     /// malloc statistics are unavailable. 0: no frame allocated.
@@ -91,15 +92,27 @@ public final class CrowdBenchmark {
     public init(data: SkeletonData, workload: CrowdWorkload, profiledFrames: Int) throws {
         self.data = data
         self.workload = workload
-        let one = HeapProbe.inUse() ?? 0
-        let small = try Self.makeWorld(data, workload, count: 1, profiledFrames: profiledFrames)
-        let oneBytes = (HeapProbe.inUse() ?? 0) - one
+        // Heap growth of a world of half the instances, then of the full world: the difference
+        // over the difference in instances is what one more instance costs (fixed costs such as
+        // compiled tables cancel out).
+        let half = max(1, workload.count / 2)
+        var halfBytes = 0
+        var halfCount = 0
+        if workload.count >= 2 * Self.minimumCapacity {
+            let before = HeapProbe.inUse() ?? 0
+            let small = try Self.makeWorld(data, workload, count: half, profiledFrames: profiledFrames)
+            halfBytes = (HeapProbe.inUse() ?? 0) - before
+            halfCount = half
+            withExtendedLifetime(small) {}
+        }
         let start = HeapProbe.inUse() ?? 0
         world = try Self.makeWorld(data, workload, count: workload.count, profiledFrames: profiledFrames)
         let allBytes = (HeapProbe.inUse() ?? 0) - start
-        bytesPerInstance = workload.count > 1 ? (allBytes - oneBytes) / (workload.count - 1) : allBytes
-        withExtendedLifetime(small) {}
+        bytesPerInstance = (allBytes - halfBytes) / max(1, workload.count - halfCount)
     }
+
+    /// Batches start with room for 16 instances: smaller worlds are not comparable.
+    static let minimumCapacity = 16
 
     static func makeWorld(_ data: SkeletonData, _ w: CrowdWorkload, count: Int, profiledFrames: Int) throws -> World {
         let scheduler = Scheduler(capacity: max(1, profiledFrames), clock: .threadCPU, threads: w.threads)
