@@ -1,16 +1,20 @@
 import Foundation
 
-// `swift run -c release BoneworkBenchmarks <load|pose> [options]`: each benchmark lives in its
-// own file.
+// `swift run -c release BoneworkBenchmarks <load|pose|state|suite> [options]`: each benchmark
+// lives in its own file.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) throws -> Void] = [
     "load": LoadBenchmark.run,
     "pose": PoseBenchmark.run,
+    "state": StateBenchmark.run,
+    "suite": SuiteBenchmark.run,
 ]
 guard let name = arguments.first, let run = benchmarks[name] else {
     print("usage: BoneworkBenchmarks <\(benchmarks.keys.sorted().joined(separator: "|"))> [options]")
     print("  load [EXAMPLES_DIR] [--repeats N]")
     print(PoseBenchmark.usage)
+    print("  state [--instances N] [--frames F] [--skeleton FILE] [--atlas FILE] [--setup 1-4] [--wall]")
+    print(SuiteBenchmark.usage)
     exit(2)
 }
 do {

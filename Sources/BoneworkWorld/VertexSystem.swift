@@ -13,7 +13,9 @@ enum VertexSystem {
         let vertices = out.vertices
         let list = out.draws
         let capacity = out.vertexCapacity
+        let gathered = out.bones
         var row = -1
+        var gatheredRow = -1
         var r = cols.rows(0)
         for k in draws {
             let draw = list[k]
@@ -22,19 +24,113 @@ enum VertexSystem {
                 r = cols.rows(row)
             }
             let s = Int(draw.slot)
+            let attachment = Int(draw.attachment)
             let room = Int(rig.slotVertexOffset[s &+ 1] &- rig.slotVertexOffset[s])
             guard used &+ room <= capacity else {
                 list[k].count = 0
                 continue
             }
-            let written = computeSlot(
-                cols, rig, r, slot: s, attachment: Int(draw.attachment), frame: draw.frame, into: vertices + used,
-                capacity: room)
+            var written = 0
+            if rig.attBoneCount[attachment] > 0 && rig.attachmentKind(attachment) == .mesh {
+                // Weighted meshes read many bones: their world transforms are gathered once per
+                // instance, each bone's (a, c, b, d, worldX, worldY) side by side.
+                if gatheredRow != row {
+                    gather(cols, r, boneCount: rig.boneCount, into: gathered)
+                    gatheredRow = row
+                }
+                written = skin(cols, rig, r, slot: s, attachment: attachment, bones: gathered, into: vertices + used,
+                    capacity: room)
+            } else {
+                written = computeSlot(
+                    cols, rig, r, slot: s, attachment: attachment, frame: draw.frame, into: vertices + used,
+                    capacity: room)
+            }
             list[k].offset = Int32(truncatingIfNeeded: used)
             list[k].count = Int32(truncatingIfNeeded: max(0, written))
             used &+= max(0, written)
         }
         out.vertexCount = used
+    }
+
+    /// Copies an instance's world transforms into `g`: per bone (a, c, b, d, worldX, worldY).
+    @inline(__always)
+    static func gather(_ cols: BatchColumns, _ r: InstanceRows, boneCount: Int, into g: UnsafeMutablePointer<Float>) {
+        var o = 0
+        for k in 0..<boneCount {
+            let i = r.bone(k)
+            g[o] = cols.a[i]
+            g[o &+ 1] = cols.c[i]
+            g[o &+ 2] = cols.b[i]
+            g[o &+ 3] = cols.d[i]
+            g[o &+ 4] = cols.worldX[i]
+            g[o &+ 5] = cols.worldY[i]
+            o &+= 6
+        }
+    }
+
+    /// World vertices of a weighted mesh from gathered bone transforms (`gather`): each
+    /// influence's bone is one contiguous record, found by one multiply instead of six column
+    /// lookups; the float operations are the reference's, in its order.
+    @inline(__always)
+    static func skin(
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, attachment: Int,
+        bones g: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, capacity: Int
+    ) -> Int {
+        let length = Int(rig.attWorldLength[attachment])
+        guard length <= capacity else { return 0 }
+        let deformLength = Int(cols.deformLength(rig, r, slot: s))
+        let bones = rig.bonePool + Int(rig.attBoneStart[attachment])
+        let vertices = rig.vertexPool + Int(rig.attVertexStart[attachment])
+        var v = 0  // cursor in bones
+        var f = 0  // cursor in vertices (3 per influence)
+        var w = 0  // output cursor
+        if deformLength == 0 {
+            while w < length {
+                var wx: Float = 0
+                var wy: Float = 0
+                let n = Int(bones[v])
+                v &+= 1
+                let end = v &+ n
+                while v < end {
+                    let t = g + Int(bones[v]) &* 6
+                    let vx = vertices[f]
+                    let vy = vertices[f &+ 1]
+                    let weight = vertices[f &+ 2]
+                    wx += (vx * t[0] + vy * t[2] + t[4]) * weight
+                    wy += (vx * t[1] + vy * t[3] + t[5]) * weight
+                    v &+= 1
+                    f &+= 3
+                }
+                out[w] = wx
+                out[w &+ 1] = wy
+                w &+= 2
+            }
+        } else {
+            let deform = cols.deform + (r.deform &+ Int(rig.slotDeformOffset[s]))
+            var o = 0  // cursor in deform offsets (2 per influence)
+            while w < length {
+                var wx: Float = 0
+                var wy: Float = 0
+                let n = Int(bones[v])
+                v &+= 1
+                let end = v &+ n
+                while v < end {
+                    let t = g + Int(bones[v]) &* 6
+                    let vx = vertices[f] + deform[o]
+                    let vy = vertices[f &+ 1] + deform[o &+ 1]
+                    let weight = vertices[f &+ 2]
+                    wx += (vx * t[0] + vy * t[2] + t[4]) * weight
+                    wy += (vx * t[1] + vy * t[3] + t[5]) * weight
+                    v &+= 1
+                    f &+= 3
+                    o &+= 2
+                }
+                out[w] = wx
+                out[w &+ 1] = wy
+                w &+= 2
+            }
+        }
+        return length
     }
 
     /// Writes slot `s`'s world vertices (at most `capacity` floats) to `out`; returns the floats
@@ -173,6 +269,9 @@ public struct VertexBlock: @unchecked Sendable {
 /// One chunk's draw list and vertex buffer, reused block after block and frame after frame
 /// (they grow only when a batch needs more than ever before, on the calling thread).
 final class VertexScratch: @unchecked Sendable {
+    /// One instance's gathered bone transforms (`VertexSystem.gather`).
+    private(set) var bones: UnsafeMutablePointer<Float>
+    private var boneCapacity = 0
     private(set) var vertices: UnsafeMutablePointer<Float>
     private(set) var draws: UnsafeMutablePointer<VertexDraw>
     private(set) var vertexCapacity = 0
@@ -181,11 +280,13 @@ final class VertexScratch: @unchecked Sendable {
     var drawCount = 0
 
     init() {
+        bones = .allocate(capacity: 1)
         vertices = .allocate(capacity: 1)
         draws = .allocate(capacity: 1)
     }
 
     deinit {
+        bones.deallocate()
         vertices.deallocate()
         draws.deallocate()
     }
@@ -197,6 +298,12 @@ final class VertexScratch: @unchecked Sendable {
             vertices.deallocate()
             vertices = .allocate(capacity: floats)
             vertexCapacity = floats
+        }
+        let boneFloats = max(1, rig.boneCount * 6)
+        if boneFloats > boneCapacity {
+            bones.deallocate()
+            bones = .allocate(capacity: boneFloats)
+            boneCapacity = boneFloats
         }
         let entries = max(1, max(rows, listRows) * rig.tables.slotCount)
         if entries > drawCapacity {

@@ -65,6 +65,7 @@ public struct CrowdResult: Sendable {
         usWall.append("\"total\": \(f(summary.microsecondsPerSkeletonWall[SystemID.count]))")
         let wall = summary.frameWall.scaled(1e-6)
         let cpu = summary.frameCPU.scaled(1e-6)
+        let busiest = summary.busiestThreadCPU.scaled(1e-6)
         let allocations: String
         if let allocatedBytes {
             allocations = allocatedBytes == 0 ? "0" : "null, \"allocated_bytes\": \(allocatedBytes)"
@@ -76,6 +77,7 @@ public struct CrowdResult: Sendable {
             + "\"us_per_skeleton_frame_wall\": {\(usWall.joined(separator: ", "))}, "
             + "\"frame_ms\": {\"median\": \(f(wall.median, 4)), \"p95\": \(f(wall.p95, 4)), \"max\": \(f(wall.max, 4))}, "
             + "\"frame_cpu_ms\": {\"median\": \(f(cpu.median, 4)), \"p95\": \(f(cpu.p95, 4))}, "
+            + "\"busiest_thread_cpu_ms\": {\"median\": \(f(busiest.median, 4)), \"p95\": \(f(busiest.p95, 4))}, "
             + "\"bytes_per_instance\": \(bytesPerInstance), \"allocations_per_frame\": \(allocations), "
             + "\"peak_rss_bytes\": \(peakResidentBytes)}"
     }
