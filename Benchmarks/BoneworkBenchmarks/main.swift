@@ -1,6 +1,6 @@
 import Foundation
 
-// `swift run -c release BoneworkBenchmarks <load|pose|state|suite> [options]`: each benchmark
+// `swift run -c release BoneworkBenchmarks <load|pose|state|suite|chunking> [options]`: each benchmark
 // lives in its own file.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) throws -> Void] = [
@@ -8,6 +8,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "pose": PoseBenchmark.run,
     "state": StateBenchmark.run,
     "suite": SuiteBenchmark.run,
+    "chunking": ChunkingBenchmark.run,
 ]
 guard let name = arguments.first, let run = benchmarks[name] else {
     print("usage: BoneworkBenchmarks <\(benchmarks.keys.sorted().joined(separator: "|"))> [options]")
@@ -15,6 +16,7 @@ guard let name = arguments.first, let run = benchmarks[name] else {
     print(PoseBenchmark.usage)
     print("  state [--instances N] [--frames F] [--skeleton FILE] [--atlas FILE] [--setup 1-4] [--wall]")
     print(SuiteBenchmark.usage)
+    print(ChunkingBenchmark.usage)
     exit(2)
 }
 do {

@@ -37,8 +37,9 @@ public enum SystemID: Int, CaseIterable, Sendable {
 /// them (`profiler`: per frame, per system, elapsed and CPU time, per chunk slices).
 ///
 /// A batch's rows are split into at most `threads` chunks of consecutive rows, one per
-/// `DispatchQueue.concurrentPerform` iteration (fewer when a chunk would hold less than
-/// `minimumChunkRows`: a tiny work item does not pay for waking a thread). Each row is only ever
+/// `DispatchQueue.concurrentPerform` iteration, fewer when a chunk would hold less work than
+/// `minimumChunkMicroseconds` (measured per batch on the previous frame; `minimumChunkRows`
+/// until a frame was measured): a tiny work item does not pay for waking a thread. Each row is only ever
 /// touched by the chunk that holds it and every system computes a row from that row and shared
 /// read-only tables, so results are bit-identical whatever the thread count or chunking.
 ///
@@ -81,9 +82,15 @@ public final class Scheduler {
     public var blockRows: Int = Scheduler.defaultBlockRows {
         didSet { blockRows = max(1, blockRows) }
     }
-    /// The fewest rows worth a chunk of their own.
+    /// The fewest rows worth a chunk of their own before a frame of the batch was measured (and
+    /// always, when `minimumChunkMicroseconds` is 0).
     public var minimumChunkRows: Int = Scheduler.defaultMinimumChunkRows {
         didSet { minimumChunkRows = max(1, minimumChunkRows) }
+    }
+    /// The least work a chunk should hold: thread CPU time per row of the batch, measured on the
+    /// previous frame, times the chunk's rows. 0 = use `minimumChunkRows` only.
+    public var minimumChunkMicroseconds: Double = Scheduler.defaultMinimumChunkMicroseconds {
+        didSet { minimumChunkMicroseconds = max(0, minimumChunkMicroseconds) }
     }
     /// Which systems run (all by default); a benchmark may switch some off.
     public var enabled: Set<SystemID> = Set(SystemID.allCases)
@@ -91,13 +98,17 @@ public final class Scheduler {
     /// (a renderer's input). The buffers are reused for the next block.
     public var vertexHandler: (@Sendable (VertexBlock) -> Void)?
 
-    /// Chosen by measurement on a 2-core machine (see Benchmarks/README.md): blocks of 32
-    /// spineboy-sized instances keep a block's columns in L2; waking a second thread costs
-    /// about as much as posing 8 such instances.
-    public static let defaultBlockRows = 32
+    /// Chosen by measurement on this project's 2-core machine (Benchmarks/CHUNKING.md): blocks
+    /// under 16 rows pay for their clock readings (two per system per block), blocks of 128
+    /// spineboy-sized rows (about 1 MB of columns) were as fast as any; two threads first beat one
+    /// at 32 spineboys (about 160 µs of work per frame), lost below.
+    public static let defaultBlockRows = 128
     public static let defaultMinimumChunkRows = 16
+    public static let defaultMinimumChunkMicroseconds = 80.0
 
     private var scratch: [VertexScratch] = []
+    /// Per batch index: thread CPU nanoseconds per row on the last frame (0 = not measured).
+    private var costPerRow: [Double] = []
     private var poseScratch: [PoseScratch] = []
 
     public init(capacity: Int = 256, clock: Clock = .wall, threads: Int = 1) {
@@ -120,9 +131,19 @@ public final class Scheduler {
         profiler.frame(framesAgo: back)?.instances
     }
 
-    /// The chunks `rows` rows are split into with the current settings.
+    /// The chunks `rows` rows of a batch not measured yet are split into.
     public func chunkCount(rows: Int) -> Int {
-        max(1, min(threads, min(profiler.maxChunks, rows / minimumChunkRows)))
+        chunkCount(rows: rows, costPerRow: 0)
+    }
+
+    /// The chunks `rows` rows are split into when each costs `costPerRow` nanoseconds (0 = unknown).
+    func chunkCount(rows: Int, costPerRow: Double) -> Int {
+        var minimum = minimumChunkRows
+        if costPerRow > 0 && minimumChunkMicroseconds > 0 {
+            let rowsForWork = (minimumChunkMicroseconds * 1000 / costPerRow).rounded(.up)
+            minimum = rowsForWork < Double(Int.max / 2) ? max(1, Int(rowsForWork)) : Int.max / 2
+        }
+        return max(1, min(threads, min(profiler.maxChunks, rows / minimum)))
     }
 
     /// Runs one frame over `batches`, advancing animations by `delta` seconds.
@@ -132,21 +153,23 @@ public final class Scheduler {
         var instances = 0
         var used = 0
         for batch in batches { batch.clearEvents() }
+        while costPerRow.count < batches.count { costPerRow.append(0) }
         for (index, batch) in batches.enumerated() where batch.count > 0 {
             let store = batch.animationStates
+            cost = 0
             if mode == .interleaved && !store.hasListeners {
-                runPass(batch, index, systems, delta: delta, stages: .all)
-                store.collect(workers: 2 * chunkCount(rows: batch.count))
+                let chunks = runPass(batch, index, systems, delta: delta, stages: .all)
+                store.collect(workers: 2 * chunks)
                 store.drain()
             } else {
                 if systems.state {
-                    runPass(batch, index, systems, delta: delta, stages: .state)
-                    store.collect(workers: 2 * chunkCount(rows: batch.count))
+                    let chunks = runPass(batch, index, systems, delta: delta, stages: .state)
+                    store.collect(workers: 2 * chunks)
                     store.drain()
                 }
                 if systems.apply && batch.count > 0 {
-                    runPass(batch, index, systems, delta: delta, stages: .apply)
-                    store.collect(workers: 2 * chunkCount(rows: batch.count))
+                    let chunks = runPass(batch, index, systems, delta: delta, stages: .apply)
+                    store.collect(workers: 2 * chunks)
                     store.drain()
                 }
                 // Listeners may have spawned or despawned instances: rows are counted again.
@@ -163,17 +186,22 @@ public final class Scheduler {
                     }
                 }
             }
+            if batch.count > 0 { costPerRow[index] = Double(cost) / Double(batch.count) }
             instances += batch.count
             used += 1
         }
         profiler.endFrame(instances: instances, batches: used)
     }
 
+    /// Thread CPU nanoseconds the current batch's passes took so far this frame.
+    private var cost: UInt64 = 0
+
     /// Runs `stages` of the frame over all rows of `batch`, in chunks (on several threads when
     /// there are enough rows), and records the chunks' times.
-    private func runPass(_ batch: Batch, _ index: Int, _ systems: FrameSystems, delta: Float, stages: Stages) {
+    @discardableResult
+    private func runPass(_ batch: Batch, _ index: Int, _ systems: FrameSystems, delta: Float, stages: Stages) -> Int {
         let rows = batch.count
-        let chunks = chunkCount(rows: rows)
+        let chunks = chunkCount(rows: rows, costPerRow: index < costPerRow.count ? costPerRow[index] : 0)
         let store = batch.animationStates
         // Workspaces: chunk c updates into c and applies into chunks + c, so collecting
         // 0 ..< 2 chunks delivers update events before apply events, each in row order.
@@ -196,7 +224,8 @@ public final class Scheduler {
         } else {
             DispatchQueue.concurrentPerform(iterations: chunks) { c in work.run(chunk: c) }
         }
-        profiler.commitPass(chunks: chunks, batch: index)
+        cost &+= profiler.commitPass(chunks: chunks, batch: index)
+        return chunks
     }
 }
 

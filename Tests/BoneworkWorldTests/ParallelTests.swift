@@ -67,6 +67,7 @@ struct ParallelTests {
         scheduler.mode = config.mode
         scheduler.blockRows = config.block
         scheduler.minimumChunkRows = config.minimumChunk
+        scheduler.minimumChunkMicroseconds = 0
         let log = Log()
         scheduler.vertexHandler = { block in
             log.lock.lock()
@@ -247,6 +248,7 @@ struct ParallelTraceTests {
 
         let scheduler = Scheduler(capacity: 2, threads: 2)
         scheduler.minimumChunkRows = 1
+        scheduler.minimumChunkMicroseconds = 0
         scheduler.blockRows = 1
         let world = World(trackCount: 1, scheduler: scheduler)
         let entities = try (0..<2).map { _ in try world.spawn(data, skin: skin) }
@@ -271,5 +273,32 @@ struct ParallelTraceTests {
             }
         }
         if Scheduler.maxThreads > 1 { #expect(world.scheduler.profiler.frame()?.chunks ?? 0 >= 2) }
+    }
+}
+
+extension ParallelTests {
+    @Test("Chunks hold at least the minimum work measured on the previous frame")
+    func chunksByMeasuredWork() throws {
+        let data = try Examples.spineboy()
+        let scheduler = Scheduler(capacity: 4, clock: .threadCPU, threads: 2)
+        scheduler.minimumChunkRows = 1
+        let world = World(trackCount: 1, scheduler: scheduler)
+        for _ in 0..<8 {
+            let e = try world.spawn(data)
+            try world.setAnimation(e, track: 0, "walk", loop: true)
+        }
+        world.update(Self.delta)
+        // Unmeasured: one row is enough for a chunk.
+        #expect(scheduler.profiler.frame()?.chunks == min(2, Scheduler.maxThreads))
+        // Eight instances take far less than a second of CPU: one chunk from then on.
+        scheduler.minimumChunkMicroseconds = 1_000_000
+        world.update(Self.delta)
+        #expect(scheduler.profiler.frame()?.chunks == 1)
+        scheduler.minimumChunkMicroseconds = 80
+        let two = min(2, Scheduler.maxThreads)
+        #expect(scheduler.chunkCount(rows: 8, costPerRow: 0) == two)  // not measured: rows rule
+        #expect(scheduler.chunkCount(rows: 8, costPerRow: 1_000) == 1)  // 8 µs in all
+        #expect(scheduler.chunkCount(rows: 8, costPerRow: 20_000) == two)  // 4 rows make 80 µs
+        #expect(scheduler.chunkCount(rows: 1000, costPerRow: 5_000) == two)
     }
 }

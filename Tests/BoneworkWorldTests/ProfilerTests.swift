@@ -14,6 +14,7 @@ struct ProfilerTests {
         let data = try Examples.spineboy()
         let scheduler = Scheduler(capacity: capacity, clock: .threadCPU, threads: threads)
         scheduler.minimumChunkRows = 4
+        scheduler.minimumChunkMicroseconds = 0
         let world = World(trackCount: 1, scheduler: scheduler)
         for i in 0..<count {
             let e = try world.spawn(data)

@@ -15,12 +15,15 @@ public struct CrowdWorkload: Sendable {
     public var mode: Scheduler.Mode
     public var blockRows: Int
     public var minimumChunkRows: Int
+    public var minimumChunkMicroseconds: Double
     public var layout: ColumnLayout
 
     public init(
         animations: [String], skin: String? = nil, count: Int, seed: UInt64 = 1, threads: Int = 1,
         mode: Scheduler.Mode = .interleaved, blockRows: Int = Scheduler.defaultBlockRows,
-        minimumChunkRows: Int = Scheduler.defaultMinimumChunkRows, layout: ColumnLayout = .instanceMajor
+        minimumChunkRows: Int = Scheduler.defaultMinimumChunkRows,
+        minimumChunkMicroseconds: Double = Scheduler.defaultMinimumChunkMicroseconds,
+        layout: ColumnLayout = .instanceMajor
     ) {
         self.animations = animations
         self.skin = skin
@@ -30,6 +33,7 @@ public struct CrowdWorkload: Sendable {
         self.mode = mode
         self.blockRows = blockRows
         self.minimumChunkRows = minimumChunkRows
+        self.minimumChunkMicroseconds = minimumChunkMicroseconds
         self.layout = layout
     }
 }
@@ -121,6 +125,7 @@ public final class CrowdBenchmark {
         scheduler.mode = w.mode
         scheduler.blockRows = w.blockRows
         scheduler.minimumChunkRows = w.minimumChunkRows
+        scheduler.minimumChunkMicroseconds = w.minimumChunkMicroseconds
         let world = World(layout: w.layout, trackCount: 1, scheduler: scheduler)
         world.batch(for: data).reserve(count)
         var random = SplitMix64(seed: w.seed)
