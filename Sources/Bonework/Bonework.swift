@@ -1,0 +1,2 @@
+/// The application-facing API: skeleton drawables, controllers, views.
+public enum BoneworkFacade {}

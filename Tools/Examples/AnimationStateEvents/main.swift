@@ -1,0 +1,3 @@
+import Bonework
+
+print("AnimationStateEvents: not written yet")

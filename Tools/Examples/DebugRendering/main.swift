@@ -1,0 +1,3 @@
+import Bonework
+
+print("DebugRendering: not written yet")

@@ -1,0 +1,3 @@
+import Bonework
+
+print("DisableRendering: not written yet")

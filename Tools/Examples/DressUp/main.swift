@@ -1,0 +1,3 @@
+import Bonework
+
+print("DressUp: not written yet")

@@ -1,0 +1,3 @@
+import Bonework
+
+print("IKFollowing: not written yet")

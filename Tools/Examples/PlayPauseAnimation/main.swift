@@ -1,0 +1,3 @@
+import Bonework
+
+print("PlayPauseAnimation: not written yet")

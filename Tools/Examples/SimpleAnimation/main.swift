@@ -1,0 +1,3 @@
+import Bonework
+
+print("SimpleAnimation: not written yet")
