@@ -1,1 +1,2 @@
 #include <EGL/egl.h>
+#include <EGL/eglext.h>

@@ -142,7 +142,7 @@ import Testing
 
     static func checkAreaAndUVs(
         _ polygon: [Point], _ mesh: (vertices: [Float], uvs: [Float], triangles: [UInt16]),
-        _ rect: (Double, Double, Double, Double), sourceLocation: SourceLocation = #_sourceLocation
+        _ rect: (Double, Double, Double, Double), sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
         var clipper = Clipper()
         clipper.clipStart(worldPolygon: flat(polygon), endSlot: 3)
