@@ -1,0 +1,150 @@
+import CPNG
+import Foundation
+
+/// A PNG that could not be read, decoded or written.
+public struct PNGError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        /// The file could not be opened, read or written.
+        case io
+        /// The bytes are not a complete, valid PNG.
+        case corrupt
+        /// The image is larger than `PNG.maximumDimension` / `PNG.maximumPixelCount`.
+        case limitExceeded
+        /// The `Image` handed to the encoder is inconsistent (size versus pixel count).
+        case invalidImage
+    }
+
+    public var kind: Kind
+    /// The file the bytes came from or were going to (a label for in-memory data).
+    public var file: String
+    public var reason: String
+
+    public init(_ kind: Kind, file: String, reason: String) {
+        self.kind = kind
+        self.file = file
+        self.reason = reason
+    }
+
+    public var description: String { "\(file): \(kind.rawValue): \(reason)" }
+}
+
+/// PNG codec on libpng's simplified API. Images are always 8-bit RGBA with straight (not
+/// premultiplied) alpha, rows top to bottom, which is what exporters write and what the
+/// simplified API produces for every PNG colour type.
+public enum PNG {
+    /// The largest width or height decoded or encoded.
+    public static let maximumDimension = 16384
+    /// The largest width x height decoded: 8192 x 8192, 256 MiB of RGBA.
+    public static let maximumPixelCount = 1 << 26
+
+    public static func read(file: String) throws -> Image {
+        let bytes: [UInt8]
+        do {
+            bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        } catch {
+            throw PNGError(.io, file: file, reason: "cannot read the file (\(describe(error)))")
+        }
+        return try decode(bytes: bytes, file: file)
+    }
+
+    /// Decodes PNG bytes; `file` names them in errors.
+    public static func decode(bytes: [UInt8], file: String) throws -> Image {
+        guard !bytes.isEmpty else { throw PNGError(.corrupt, file: file, reason: "empty file") }
+        var image = png_image()
+        image.version = png_uint_32(PNG_IMAGE_VERSION)
+        let begun = bytes.withUnsafeBytes { raw in
+            png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
+        }
+        // On failure libpng has already released its state; the message says why.
+        guard begun != 0 else { throw PNGError(.corrupt, file: file, reason: message(of: image)) }
+        let width = Int(image.width)
+        let height = Int(image.height)
+        guard width > 0, height > 0, width <= maximumDimension, height <= maximumDimension,
+            width * height <= maximumPixelCount
+        else {
+            png_image_free(&image)
+            throw PNGError(
+                .limitExceeded, file: file,
+                reason:
+                    "\(width)x\(height) pixels exceed the limit of \(maximumDimension) per side and \(maximumPixelCount) in all"
+            )
+        }
+        image.format = bonework_png_format_rgba
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let finished = pixels.withUnsafeMutableBytes { raw in
+            png_image_finish_read(&image, nil, raw.baseAddress, png_int_32(width * 4), nil)
+        }
+        guard finished != 0 else {
+            png_image_free(&image)
+            throw PNGError(.corrupt, file: file, reason: message(of: image))
+        }
+        return Image(width: width, height: height, pixels: pixels)
+    }
+
+    /// Encodes an image as an 8-bit RGBA PNG.
+    public static func encode(_ image: Image) throws -> [UInt8] {
+        try encode(image, file: "<memory>")
+    }
+
+    /// Encodes and writes an image, replacing `file` atomically.
+    public static func write(_ image: Image, to file: String) throws {
+        let bytes = try encode(image, file: file)
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: file), options: .atomic)
+        } catch {
+            throw PNGError(.io, file: file, reason: "cannot write the file (\(describe(error)))")
+        }
+    }
+
+    static func encode(_ image: Image, file: String) throws -> [UInt8] {
+        guard image.width > 0, image.height > 0, image.width <= maximumDimension, image.height <= maximumDimension
+        else {
+            throw PNGError(
+                .invalidImage, file: file,
+                reason: "\(image.width)x\(image.height) pixels: each side must be in 1...\(maximumDimension)")
+        }
+        guard image.pixels.count == image.width * image.height * 4 else {
+            throw PNGError(
+                .invalidImage, file: file,
+                reason:
+                    "\(image.pixels.count) bytes of pixels for \(image.width)x\(image.height) RGBA (\(image.width * image.height * 4) expected)"
+            )
+        }
+        var header = png_image()
+        header.version = png_uint_32(PNG_IMAGE_VERSION)
+        header.width = png_uint_32(image.width)
+        header.height = png_uint_32(image.height)
+        header.format = bonework_png_format_rgba
+        let stride = png_int_32(image.width * 4)
+        return try image.pixels.withUnsafeBytes { pixels -> [UInt8] in
+            // First pass measures, second pass writes into a buffer of that size.
+            var size = 0
+            guard png_image_write_to_memory(&header, nil, &size, 0, pixels.baseAddress, stride, nil) != 0 else {
+                throw PNGError(.invalidImage, file: file, reason: message(of: header))
+            }
+            var bytes = [UInt8](repeating: 0, count: size)
+            let written = bytes.withUnsafeMutableBytes { out in
+                png_image_write_to_memory(&header, out.baseAddress, &size, 0, pixels.baseAddress, stride, nil)
+            }
+            guard written != 0, size <= bytes.count else {
+                throw PNGError(.invalidImage, file: file, reason: message(of: header))
+            }
+            bytes.removeLast(bytes.count - size)
+            return bytes
+        }
+    }
+
+    /// libpng's error text stored in the image header.
+    static func message(of image: png_image) -> String {
+        var copy = image.message
+        let text = withUnsafeBytes(of: &copy) { raw -> String in
+            let bytes = raw.prefix(while: { $0 != 0 })
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return text.isEmpty ? "libpng failed without a message" : "libpng: \(text)"
+    }
+
+    static func describe(_ error: Error) -> String {
+        (error as NSError).localizedDescription
+    }
+}
