@@ -37,7 +37,8 @@ let package = Package(
             name: "BoneworkAssets", dependencies: ["BoneworkFormat"],
             resources: [.copy("Resources/DefaultCharacter")]),
         .executableTarget(
-            name: "bonework", dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkRender", "BoneworkAssets", "BoneworkImage"],
+            name: "bonework",
+            dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkRender", "BoneworkAssets", "BoneworkImage"],
             path: "Tools/bonework"),
         .executableTarget(
             name: "make-default-character", dependencies: ["BoneworkImage"],
@@ -51,6 +52,7 @@ let package = Package(
             name: "BoneworkWorldTests", dependencies: ["BoneworkWorld", "BoneworkFormat"]),
         .testTarget(
             name: "BoneworkRenderTests", dependencies: ["BoneworkRender", "BoneworkWorld", "BoneworkFormat"]),
+        .testTarget(name: "BoneworkCLITests", dependencies: ["bonework"]),
         .testTarget(
             name: "BoneworkPlatformTests", dependencies: ["BoneworkImage", "CGLFW", "CGL", "CEGL"]),
     ],

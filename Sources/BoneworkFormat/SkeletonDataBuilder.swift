@@ -31,12 +31,21 @@ public struct SkeletonDataBuilder {
     public var animations: [AnimationData] = []
 
     private var nameIDs: [String: Int32] = [:]
+    /// (skin, slot, name id) -> position in that skin's entries, so that adding and finding entries
+    /// stays linear in the file size however large a skin is.
+    private var entryPositions: [EntryKey: Int] = [:]
     private var pendingLinkedMeshes: [PendingLinkedMesh] = []
 
     public enum SkinReference {
         case index(Int)
         /// By name; nil or empty means the default skin.
         case name(String?)
+    }
+
+    private struct EntryKey: Hashable {
+        var skin: Int
+        var slot: Int32
+        var name: Int32
     }
 
     private struct PendingLinkedMesh {
@@ -72,9 +81,11 @@ public struct SkeletonDataBuilder {
         attachmentLocations.append(location)
         let nameID = intern(name)
         let entry = SkinEntry(slot: slot, name: nameID, attachment: index)
-        if let existing = skins[skin].entries.firstIndex(where: { $0.slot == slot && $0.name == nameID }) {
+        let key = EntryKey(skin: skin, slot: slot, name: nameID)
+        if let existing = entryPositions[key] {
             skins[skin].entries[existing] = entry
         } else {
+            entryPositions[key] = skins[skin].entries.count
             skins[skin].entries.append(entry)
         }
         return index
@@ -95,8 +106,10 @@ public struct SkeletonDataBuilder {
 
     /// The attachment index a skin holds for (slot, name), nil when none.
     public func attachmentIndex(skin: Int, slot: Int32, name: String) -> Int32? {
-        guard skins.indices.contains(skin), let nameID = nameIDs[name] else { return nil }
-        return skins[skin].entries.last(where: { $0.slot == slot && $0.name == nameID })?.attachment
+        guard skins.indices.contains(skin), let nameID = nameIDs[name],
+            let position = entryPositions[EntryKey(skin: skin, slot: slot, name: nameID)]
+        else { return nil }
+        return skins[skin].entries[position].attachment
     }
 
     /// Copies each linked mesh's geometry from its parent (the reference's setParentMesh); call after
@@ -147,6 +160,8 @@ public struct SkeletonDataBuilder {
             attachments[index].triangles = parent.triangles
             attachments[index].hullLength = parent.hullLength
             attachments[index].edges = parent.edges
+            attachments[index].width = parent.width
+            attachments[index].height = parent.height
         }
         pendingLinkedMeshes.removeAll()
     }
@@ -223,15 +238,27 @@ public struct TimelineBuilder {
         if value == 0 { curves[frame] = CurveType.bezier + Float(i) }
         // The reference multiplies float expressions by double constants, then stores to float.
         let tmpx = Float(Double(time1 - cx1 * 2 + cx2) * 0.03)
-        let tmpy = Float(Double(value1 - cy1 * 2 + cy2) * 0.03)
         let dddx = Float(Double((cx1 - cx2) * 3 - time1 + time2) * 0.006)
-        let dddy = Float(Double((cy1 - cy2) * 3 - value1 + value2) * 0.006)
+        let tmpy: Float
+        let dddy: Float
+        var dy: Float
+        var y: Float
+        if data.kind == .deform {
+            // Deform curves always run from 0 to 1; the reference samples them with its own constants.
+            tmpy = Float(Double(cy2) * 0.03 - Double(cy1) * 0.06)
+            dddy = Float((Double(cy1 - cy2) + 0.33333333) * 0.018)
+            dy = Float(Double(cy1) * 0.3 + Double(tmpy) + Double(dddy) * 0.16666667)
+            y = dy
+        } else {
+            tmpy = Float(Double(value1 - cy1 * 2 + cy2) * 0.03)
+            dddy = Float(Double((cy1 - cy2) * 3 - value1 + value2) * 0.006)
+            dy = Float(Double(cy1 - value1) * 0.3 + Double(tmpy) + Double(dddy) * 0.16666667)
+            y = value1 + dy
+        }
         var ddx = tmpx * 2 + dddx
         var ddy = tmpy * 2 + dddy
         var dx = Float(Double(cx1 - time1) * 0.3 + Double(tmpx) + Double(dddx) * 0.16666667)
-        var dy = Float(Double(cy1 - value1) * 0.3 + Double(tmpy) + Double(dddy) * 0.16666667)
         var x = time1 + dx
-        var y = value1 + dy
         let end = i + CurveType.bezierSize
         while i < end {
             curves[i] = x

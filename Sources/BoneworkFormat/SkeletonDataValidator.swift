@@ -8,8 +8,9 @@ struct SkeletonDataValidator {
         LoadError(.malformed, file: builder.file, at: .file, expected: "\(what): \(expected)", found: "\(found)")
     }
 
-    private func check(_ index: Int32, below count: Int, _ what: String) throws {
-        guard index >= 0, Int(index) < count else { throw fail(what, "index in 0..<\(count)", index) }
+    // The description is built only on failure: validation runs over every weight of every mesh.
+    private func check(_ index: Int32, below count: Int, _ what: @autoclosure () -> String) throws {
+        guard index >= 0, Int(index) < count else { throw fail(what(), "index in 0..<\(count)", index) }
     }
 
     func validate() throws {

@@ -1,6 +1,570 @@
 /// Reads Spine 4.2 skeleton JSON into a `SkeletonData`.
+///
+/// The file is parsed by Bonework's own JSON parser (member order kept, nesting bounded, numbers
+/// evaluated as the reference evaluates them), then read in the reference's order with the
+/// reference's defaults: header, bones, slots, IK / transform / path / physics constraints, skins
+/// and their attachments (linked meshes resolved afterwards), events, animations. Every problem is
+/// a `LoadError` naming the JSON path (or the byte offset, for syntax errors).
 public enum SkeletonJSONReader {
     public static func read(bytes: [UInt8], file: String, atlas: Atlas?) throws -> SkeletonData {
-        throw LoadError(.malformed, file: file, at: .file, expected: "json reader", found: "not written yet")
+        try read(bytes: bytes, file: file, atlas: atlas, scale: 1)
     }
+
+    /// Reads with lengths and positions multiplied by `scale` where the reference scales them.
+    public static func read(bytes: [UInt8], file: String, atlas: Atlas?, scale: Float) throws -> SkeletonData {
+        let builder = try readBuilder(bytes: bytes, file: file, scale: scale)
+        return try builder.finish(atlas: atlas)
+    }
+
+    /// The filled builder, before validation and atlas resolution.
+    static func readBuilder(bytes: [UInt8], file: String, scale: Float = 1) throws -> SkeletonDataBuilder {
+        let document = try JSONParser.parse(bytes, file: file)
+        var reading = JSONSkeletonReading(document: document, file: file, scale: scale)
+        try reading.readSkeleton()
+        return reading.builder
+    }
+}
+
+extension JSONSkeletonReading {
+    mutating func readSkeleton() throws {
+        let root = JSONDocument.root
+        try requireObject(root, "a skeleton object")
+        try readHeader(root)
+        try readBones(root)
+        try readSlots(root)
+        try readIKConstraints(root)
+        try readTransformConstraints(root)
+        try readPathConstraints(root)
+        try readPhysicsConstraints(root)
+        try readSkins(root)
+        try builder.resolveLinkedMeshes()
+        try readEvents(root)
+        try readAnimations(root)
+    }
+
+    // MARK: Header
+
+    mutating func readHeader(_ root: Int32) throws {
+        guard let skeleton = try optionalObject(root, "skeleton") else { return }
+        builder.hash = try string(skeleton, "hash") ?? ""
+        let version = try string(skeleton, "spine") ?? ""
+        guard version.hasPrefix("4.2") else {
+            throw error(
+                .unsupportedVersion, skeleton, member: "spine", expected: "a Spine 4.2 export",
+                found: version.isEmpty ? "no version" : "version \(version)")
+        }
+        builder.version = version
+        builder.x = try float(skeleton, "x", 0)
+        builder.y = try float(skeleton, "y", 0)
+        builder.width = try float(skeleton, "width", 0)
+        builder.height = try float(skeleton, "height", 0)
+        builder.referenceScale = try float(skeleton, "referenceScale", 100) * scale
+        builder.fps = try float(skeleton, "fps", 30)
+        builder.audioPath = try string(skeleton, "audio") ?? ""
+        builder.imagesPath = try string(skeleton, "images") ?? ""
+    }
+
+    // MARK: Bones and slots
+
+    mutating func readBones(_ root: Int32) throws {
+        guard let bones = try optionalArray(root, "bones") else {
+            throw missing(root, "bones", expected: "an array of bones")
+        }
+        for (index, node) in doc.children(bones).enumerated() {
+            try requireObject(node, "a bone object")
+            let name = try requiredString(node, "name")
+            var parent: Int32 = -1
+            if let parentName = try string(node, "parent") {
+                guard let parentIndex = boneIDs[parentName] else {
+                    throw parentError(bones, node, name: name, parent: parentName)
+                }
+                parent = parentIndex
+            } else if index > 0 {
+                throw error(
+                    .malformed, node, member: "parent", expected: "a parent bone (only the first bone is a root)",
+                    found: "nothing")
+            }
+            var bone = BoneData(name: name, parent: parent)
+            bone.length = try float(node, "length", 0) * scale
+            bone.x = try float(node, "x", 0) * scale
+            bone.y = try float(node, "y", 0) * scale
+            bone.rotation = try float(node, "rotation", 0)
+            bone.scaleX = try float(node, "scaleX", 1)
+            bone.scaleY = try float(node, "scaleY", 1)
+            bone.shearX = try float(node, "shearX", 0)
+            bone.shearY = try float(node, "shearY", 0)
+            bone.inherit = try inherit(node, "inherit")
+            bone.skinRequired = try bool(node, "skin", false)
+            if let color = try color(node, "color", alpha: true) { bone.color = color }
+            if boneIDs[name] == nil { boneIDs[name] = Int32(builder.bones.count) }
+            builder.bones.append(bone)
+        }
+    }
+
+    /// A parent that is the bone itself or is defined after it is a cycle; one defined nowhere is unknown.
+    func parentError(_ bones: Int32, _ node: Int32, name: String, parent: String) -> LoadError {
+        if parent == name {
+            return error(
+                .cycle, node, member: "parent", expected: "a parent other than the bone itself",
+                found: "bone '\(name)' names itself")
+        }
+        var later = doc.nextSibling(node)
+        while let candidate = later {
+            if doc.type(candidate) == .object, let nameNode = doc.member(candidate, "name"),
+                doc.type(nameNode) == .string, doc.string(nameNode) == parent
+            {
+                return error(
+                    .cycle, node, member: "parent", expected: "a parent bone defined before '\(name)'",
+                    found: "'\(parent)' defined later at \(doc.path(candidate))")
+            }
+            later = doc.nextSibling(candidate)
+        }
+        return unknown(node, member: "parent", "bone", parent)
+    }
+
+    func inherit(_ object: Int32, _ key: StaticString) throws -> Inherit {
+        guard let name = try string(object, key) else { return .normal }
+        guard let value = Inherit(jsonName: name) else {
+            throw error(
+                .malformed, object, member: "\(key)",
+                expected: "normal, onlyTranslation, noRotationOrReflection, noScale or noScaleOrReflection",
+                found: "'\(name)'")
+        }
+        return value
+    }
+
+    mutating func readSlots(_ root: Int32) throws {
+        guard let slots = try optionalArray(root, "slots") else { return }
+        for node in doc.children(slots) {
+            try requireObject(node, "a slot object")
+            let bone = try lookupMember(boneIDs, node, "bone", "bone")
+            let name = try requiredString(node, "name")
+            var slot = SlotData(name: name, bone: bone)
+            if let color = try color(node, "color", alpha: true) { slot.color = color }
+            if let dark = try color(node, "dark", alpha: false) { slot.darkColor = Color(dark.r, dark.g, dark.b, 1) }
+            if let attachment = try string(node, "attachment"), !attachment.isEmpty {
+                slot.attachmentName = builder.intern(attachment)
+            }
+            if let blend = try string(node, "blend") {
+                guard let mode = BlendMode(jsonName: blend) else {
+                    throw error(
+                        .malformed, node, member: "blend", expected: "normal, additive, multiply or screen",
+                        found: "'\(blend)'")
+                }
+                slot.blendMode = mode
+            }
+            slot.visible = try bool(node, "visible", true)
+            if slotIDs[name] == nil { slotIDs[name] = Int32(builder.slots.count) }
+            builder.slots.append(slot)
+        }
+    }
+
+    // MARK: Constraints
+
+    /// The bone list of a constraint, each name looked up.
+    func constraintBones(_ node: Int32) throws -> [Int32] {
+        let list = try requiredArray(node, "bones")
+        var bones: [Int32] = []
+        for item in doc.children(list) { bones.append(try lookupValue(boneIDs, item, "bone")) }
+        return bones
+    }
+
+    mutating func readIKConstraints(_ root: Int32) throws {
+        guard let list = try optionalArray(root, "ik") else { return }
+        for node in doc.children(list) {
+            try requireObject(node, "an IK constraint object")
+            let name = try requiredString(node, "name")
+            var c = IKConstraintData(name: name)
+            c.order = try int(node, "order", 0)
+            c.skinRequired = try bool(node, "skin", false)
+            c.bones = try constraintBones(node)
+            guard c.bones.count == 1 || c.bones.count == 2 else {
+                throw error(
+                    .malformed, node, member: "bones", expected: "one or two bones", found: "\(c.bones.count) bones")
+            }
+            c.target = try lookupMember(boneIDs, node, "target", "bone")
+            c.mix = try float(node, "mix", 1)
+            c.softness = try float(node, "softness", 0) * scale
+            c.bendDirection = try int(node, "bendPositive", 1) != 0 ? 1 : -1
+            c.compress = try int(node, "compress", 0) != 0
+            c.stretch = try int(node, "stretch", 0) != 0
+            c.uniform = try int(node, "uniform", 0) != 0
+            if ikIDs[name] == nil { ikIDs[name] = Int32(builder.ikConstraints.count) }
+            builder.ikConstraints.append(c)
+        }
+    }
+
+    mutating func readTransformConstraints(_ root: Int32) throws {
+        guard let list = try optionalArray(root, "transform") else { return }
+        for node in doc.children(list) {
+            try requireObject(node, "a transform constraint object")
+            let name = try requiredString(node, "name")
+            var c = TransformConstraintData(name: name)
+            c.order = try int(node, "order", 0)
+            c.skinRequired = try bool(node, "skin", false)
+            c.bones = try constraintBones(node)
+            c.target = try lookupMember(boneIDs, node, "target", "bone")
+            c.local = try int(node, "local", 0) != 0
+            c.relative = try int(node, "relative", 0) != 0
+            c.offsetRotation = try float(node, "rotation", 0)
+            c.offsetX = try float(node, "x", 0) * scale
+            c.offsetY = try float(node, "y", 0) * scale
+            c.offsetScaleX = try float(node, "scaleX", 0)
+            c.offsetScaleY = try float(node, "scaleY", 0)
+            c.offsetShearY = try float(node, "shearY", 0)
+            c.mixRotate = try float(node, "mixRotate", 1)
+            c.mixX = try float(node, "mixX", 1)
+            c.mixY = try float(node, "mixY", c.mixX)
+            c.mixScaleX = try float(node, "mixScaleX", 1)
+            c.mixScaleY = try float(node, "mixScaleY", c.mixScaleX)
+            c.mixShearY = try float(node, "mixShearY", 1)
+            if transformIDs[name] == nil { transformIDs[name] = Int32(builder.transformConstraints.count) }
+            builder.transformConstraints.append(c)
+        }
+    }
+
+    mutating func readPathConstraints(_ root: Int32) throws {
+        guard let list = try optionalArray(root, "path") else { return }
+        for node in doc.children(list) {
+            try requireObject(node, "a path constraint object")
+            let name = try requiredString(node, "name")
+            var c = PathConstraintData(name: name)
+            c.order = try int(node, "order", 0)
+            c.skinRequired = try bool(node, "skin", false)
+            c.bones = try constraintBones(node)
+            c.target = try lookupMember(slotIDs, node, "target", "slot")
+            switch try string(node, "positionMode") ?? "percent" {
+            case "fixed": c.positionMode = .fixed
+            case "percent": c.positionMode = .percent
+            case let other: throw badEnum(node, "positionMode", "fixed or percent", other)
+            }
+            switch try string(node, "spacingMode") ?? "length" {
+            case "length": c.spacingMode = .length
+            case "fixed": c.spacingMode = .fixed
+            case "percent": c.spacingMode = .percent
+            case "proportional": c.spacingMode = .proportional
+            case let other: throw badEnum(node, "spacingMode", "length, fixed, percent or proportional", other)
+            }
+            switch try string(node, "rotateMode") ?? "tangent" {
+            case "tangent": c.rotateMode = .tangent
+            case "chain": c.rotateMode = .chain
+            case "chainScale": c.rotateMode = .chainScale
+            case let other: throw badEnum(node, "rotateMode", "tangent, chain or chainScale", other)
+            }
+            c.offsetRotation = try float(node, "rotation", 0)
+            c.position = try float(node, "position", 0)
+            if c.positionMode == .fixed { c.position *= scale }
+            c.spacing = try float(node, "spacing", 0)
+            if c.spacingMode == .length || c.spacingMode == .fixed { c.spacing *= scale }
+            c.mixRotate = try float(node, "mixRotate", 1)
+            c.mixX = try float(node, "mixX", 1)
+            c.mixY = try float(node, "mixY", c.mixX)
+            if pathIDs[name] == nil { pathIDs[name] = Int32(builder.pathConstraints.count) }
+            builder.pathConstraints.append(c)
+        }
+    }
+
+    func badEnum(_ node: Int32, _ member: String, _ expected: String, _ found: String) -> LoadError {
+        error(.malformed, node, member: member, expected: expected, found: "'\(found)'")
+    }
+
+    mutating func readPhysicsConstraints(_ root: Int32) throws {
+        guard let list = try optionalArray(root, "physics") else { return }
+        for node in doc.children(list) {
+            try requireObject(node, "a physics constraint object")
+            let name = try requiredString(node, "name")
+            var c = PhysicsConstraintData(name: name)
+            c.order = try int(node, "order", 0)
+            c.skinRequired = try bool(node, "skin", false)
+            c.bone = try lookupMember(boneIDs, node, "bone", "bone")
+            c.x = try float(node, "x", 0)
+            c.y = try float(node, "y", 0)
+            c.rotate = try float(node, "rotate", 0)
+            c.scaleX = try float(node, "scaleX", 0)
+            c.shearX = try float(node, "shearX", 0)
+            c.limit = try float(node, "limit", 5000) * scale
+            let fps = try int(node, "fps", 60)
+            guard fps > 0 else {
+                throw error(.malformed, node, member: "fps", expected: "a positive step rate", found: "\(fps)")
+            }
+            c.step = 1 / Float(fps)
+            c.inertia = try float(node, "inertia", 1)
+            c.strength = try float(node, "strength", 100)
+            c.damping = try float(node, "damping", 1)
+            c.massInverse = 1 / (try float(node, "mass", 1))
+            c.wind = try float(node, "wind", 0)
+            c.gravity = try float(node, "gravity", 0)
+            c.mix = try float(node, "mix", 1)
+            c.inertiaGlobal = try bool(node, "inertiaGlobal", false)
+            c.strengthGlobal = try bool(node, "strengthGlobal", false)
+            c.dampingGlobal = try bool(node, "dampingGlobal", false)
+            c.massGlobal = try bool(node, "massGlobal", false)
+            c.windGlobal = try bool(node, "windGlobal", false)
+            c.gravityGlobal = try bool(node, "gravityGlobal", false)
+            c.mixGlobal = try bool(node, "mixGlobal", false)
+            if physicsIDs[name] == nil { physicsIDs[name] = Int32(builder.physicsConstraints.count) }
+            builder.physicsConstraints.append(c)
+        }
+    }
+
+    // MARK: Skins
+
+    mutating func readSkins(_ root: Int32) throws {
+        guard let list = try optionalArray(root, "skins") else { return }
+        for node in doc.children(list) {
+            try requireObject(node, "a skin object")
+            let name = try string(node, "name") ?? ""
+            var skin = SkinData(name: name)
+            if let bones = try optionalArray(node, "bones") {
+                for item in doc.children(bones) { skin.bones.append(try lookupValue(boneIDs, item, "bone")) }
+            }
+            let constraintLists: [(StaticString, ConstraintKind, [String: Int32], String)] = [
+                ("ik", .ik, ikIDs, "IK constraint"),
+                ("transform", .transform, transformIDs, "transform constraint"),
+                ("path", .path, pathIDs, "path constraint"),
+                ("physics", .physics, physicsIDs, "physics constraint"),
+            ]
+            for (key, kind, table, what) in constraintLists {
+                guard let items = try optionalArray(node, key) else { continue }
+                for item in doc.children(items) {
+                    skin.constraints.append(ConstraintRef(kind, try lookupValue(table, item, what)))
+                }
+            }
+            let skinIndex = builder.skins.count
+            builder.skins.append(skin)
+            if skinIDs[name] == nil { skinIDs[name] = Int32(skinIndex) }
+            if name == "default" { builder.defaultSkin = Int32(skinIndex) }
+
+            guard let attachments = try optionalObject(node, "attachments") else { continue }
+            for slotNode in doc.children(attachments) {
+                let slot = try lookupKey(slotIDs, slotNode, "slot")
+                try requireObject(slotNode, "an object of attachments")
+                for attachmentNode in doc.children(slotNode) {
+                    try readAttachment(attachmentNode, skin: skinIndex, slot: slot)
+                }
+            }
+        }
+    }
+
+    mutating func readAttachment(_ node: Int32, skin: Int, slot: Int32) throws {
+        try requireObject(node, "an attachment object")
+        let skinName = doc.key(node)
+        let name = try string(node, "name") ?? skinName
+        let path = try string(node, "path") ?? name
+        let type = try string(node, "type") ?? "region"
+        let location = SourceLocation.jsonPath(doc.path(node))
+        var a: AttachmentData
+        switch type {
+        case "region":
+            a = AttachmentData(name: name, kind: .region, path: path)
+            a.sequence = try readSequence(node)
+            a.x = try float(node, "x", 0) * scale
+            a.y = try float(node, "y", 0) * scale
+            a.scaleX = try float(node, "scaleX", 1)
+            a.scaleY = try float(node, "scaleY", 1)
+            a.rotation = try float(node, "rotation", 0)
+            a.width = try float(node, "width", 32) * scale
+            a.height = try float(node, "height", 32) * scale
+            if let color = try color(node, "color", alpha: true) { a.color = color }
+        case "mesh", "linkedmesh":
+            a = AttachmentData(name: name, kind: .mesh, path: path)
+            a.sequence = try readSequence(node)
+            if let color = try color(node, "color", alpha: true) { a.color = color }
+            a.width = try float(node, "width", 32) * scale
+            a.height = try float(node, "height", 32) * scale
+            // A mesh with a parent is linked, whatever its type says (as in the reference).
+            if let parentNode = doc.member(node, "parent") {
+                let parent = try stringValue(parentNode)
+                let inheritTimelines = try int(node, "timelines", 1) != 0
+                let parentSkin = try string(node, "skin")
+                let index = builder.addAttachment(a, skin: skin, slot: slot, name: skinName, at: location)
+                builder.addLinkedMesh(
+                    attachment: index, parentSkin: .name(parentSkin), slot: slot, parent: parent,
+                    inheritTimelines: inheritTimelines, at: location)
+                return
+            }
+            let trianglesNode = try requiredArray(node, "triangles")
+            let uvsNode = try requiredArray(node, "uvs")
+            let uvCount = doc.count(uvsNode)
+            guard uvCount % 2 == 0 else {
+                throw error(.malformed, uvsNode, expected: "an even number of uvs", found: "\(uvCount)")
+            }
+            a.regionUVs = try floats(uvsNode)
+            try readVertices(node, into: &a, length: uvCount)
+            a.triangles = try shorts(trianglesNode)
+            for (i, index) in a.triangles.enumerated() where Int(index) >= uvCount / 2 {
+                throw error(
+                    .malformed, doc.element(trianglesNode, i) ?? trianglesNode,
+                    expected: "a vertex index below \(uvCount / 2)", found: "\(index)")
+            }
+            a.hullLength = try int(node, "hull", 0)
+            guard a.hullLength >= 0, Int(a.hullLength) <= uvCount / 2 else {
+                throw error(
+                    .malformed, node, member: "hull", expected: "a hull vertex count in 0...\(uvCount / 2)",
+                    found: "\(a.hullLength)")
+            }
+            if let edges = try optionalArray(node, "edges") { a.edges = try shorts(edges) }
+        case "boundingbox":
+            a = AttachmentData(name: name, kind: .boundingBox)
+            a.color = EditorColors.boundingBox
+            let vertexCount = try readVertexCount(node)
+            try readVertices(node, into: &a, length: vertexCount * 2)
+            if let color = try color(node, "color", alpha: true) { a.color = color }
+        case "path":
+            a = AttachmentData(name: name, kind: .path)
+            a.color = EditorColors.path
+            a.closed = try int(node, "closed", 0) != 0
+            a.constantSpeed = try int(node, "constantSpeed", 1) != 0
+            let vertexCount = try readVertexCount(node)
+            try readVertices(node, into: &a, length: vertexCount * 2)
+            let lengths = try requiredArray(node, "lengths")
+            guard doc.count(lengths) == vertexCount / 3 else {
+                throw error(
+                    .malformed, lengths, expected: "\(vertexCount / 3) lengths (one per curve)",
+                    found: "\(doc.count(lengths))")
+            }
+            a.lengths = try floats(lengths, scale: scale)
+            if let color = try color(node, "color", alpha: true) { a.color = color }
+        case "point":
+            a = AttachmentData(name: name, kind: .point)
+            a.color = EditorColors.point
+            a.x = try float(node, "x", 0) * scale
+            a.y = try float(node, "y", 0) * scale
+            a.rotation = try float(node, "rotation", 0)
+            if let color = try color(node, "color", alpha: true) { a.color = color }
+        case "clipping":
+            a = AttachmentData(name: name, kind: .clipping)
+            a.color = EditorColors.clipping
+            if let end = try string(node, "end") {
+                a.endSlot = try lookup(slotIDs, end, at: node, member: "end", "slot")
+            }
+            let vertexCount = try readVertexCount(node)
+            try readVertices(node, into: &a, length: vertexCount * 2)
+            if let color = try color(node, "color", alpha: true) { a.color = color }
+        default:
+            throw badEnum(node, "type", "region, mesh, linkedmesh, boundingbox, path, point or clipping", type)
+        }
+        builder.addAttachment(a, skin: skin, slot: slot, name: skinName, at: location)
+    }
+
+    mutating func readSequence(_ node: Int32) throws -> SequenceData? {
+        guard let sequenceNode = try optionalObject(node, "sequence") else { return nil }
+        var sequence = SequenceData(
+            count: try int(sequenceNode, "count", 0), start: try int(sequenceNode, "start", 1),
+            digits: try int(sequenceNode, "digits", 0), setupIndex: try int(sequenceNode, "setupIndex", 0))
+        guard sequence.count >= 0, sequence.count <= 100_000 else {
+            throw error(
+                .limitExceeded, sequenceNode, member: "count", expected: "a frame count in 0...100000",
+                found: "\(sequence.count)")
+        }
+        guard sequence.digits >= 0, sequence.digits <= Self.maxSequenceDigits else {
+            throw error(
+                .limitExceeded, sequenceNode, member: "digits", expected: "digits in 0...\(Self.maxSequenceDigits)",
+                found: "\(sequence.digits)")
+        }
+        guard Int(sequence.count) <= Self.maxSequenceFrames - sequenceFrames else {
+            throw error(
+                .limitExceeded, sequenceNode, member: "count",
+                expected: "at most \(Self.maxSequenceFrames) sequence frames in the file",
+                found: "\(sequence.count) after \(sequenceFrames) others")
+        }
+        sequenceFrames += Int(sequence.count)
+        sequence.id = nextSequenceID
+        nextSequenceID &+= 1
+        return sequence
+    }
+
+    /// `vertexCount`, which cannot exceed the number of vertex values present.
+    func readVertexCount(_ node: Int32) throws -> Int {
+        let count = Int(try int(node, "vertexCount", 0))
+        let available = doc.member(node, "vertices").map { doc.type($0) == .array ? doc.count($0) : 0 } ?? 0
+        guard count >= 0, count <= available else {
+            throw error(
+                .malformed, node, member: "vertexCount",
+                expected: "a vertex count in 0...\(available) (the vertex values present)", found: "\(count)")
+        }
+        return count
+    }
+
+    /// Fills an attachment's vertices: `length` values mean x,y pairs; any other count means
+    /// weighted data, per vertex a bone count followed by (bone, x, y, weight) per influence.
+    func readVertices(_ node: Int32, into a: inout AttachmentData, length: Int) throws {
+        let list = try requiredArray(node, "vertices")
+        a.worldVerticesLength = Int32(length)
+        let count = doc.count(list)
+        if count == length {
+            a.vertices = try floats(list, scale: scale)
+            return
+        }
+        let values = try floats(list)
+        var bones: [Int32] = []
+        var vertices: [Float] = []
+        bones.reserveCapacity(count / 2)
+        vertices.reserveCapacity(count)
+        var i = 0
+        var vertexCount = 0
+        while i < count {
+            let boneCount = values[i]
+            let maxBones = (count - i - 1) / 4
+            guard boneCount.isFinite, boneCount >= 0, boneCount < Float(maxBones + 1) else {
+                throw error(
+                    .malformed, doc.element(list, i) ?? list,
+                    expected: "a bone count of at most \(maxBones) (weighted vertex data)", found: "\(boneCount)")
+            }
+            i += 1
+            let n = Int(boneCount)
+            bones.append(Int32(n))
+            for _ in 0..<n {
+                let bone = values[i]
+                guard bone.isFinite, bone >= 0, bone < Float(builder.bones.count) else {
+                    throw error(
+                        .malformed, doc.element(list, i) ?? list,
+                        expected: "a bone index below \(builder.bones.count)", found: "\(bone)")
+                }
+                bones.append(Int32(bone))
+                vertices.append(values[i + 1] * scale)
+                vertices.append(values[i + 2] * scale)
+                vertices.append(values[i + 3])
+                i += 4
+            }
+            vertexCount += 1
+        }
+        guard vertexCount * 2 == length else {
+            throw error(
+                .malformed, list, expected: "\(length) x,y values or weighted data for \(length / 2) vertices",
+                found: "\(count) values (\(vertexCount) weighted vertices)")
+        }
+        a.bones = bones
+        a.vertices = vertices
+    }
+
+    // MARK: Events
+
+    mutating func readEvents(_ root: Int32) throws {
+        guard let events = try optionalObject(root, "events") else { return }
+        for node in doc.children(events) {
+            try requireObject(node, "an event object")
+            let name = doc.key(node)
+            var event = EventData(name: name)
+            event.intValue = try int(node, "int", 0)
+            event.floatValue = try float(node, "float", 0)
+            event.stringValue = try string(node, "string") ?? ""
+            if let audio = try string(node, "audio") {
+                event.audioPath = audio
+                event.volume = try float(node, "volume", 1)
+                event.balance = try float(node, "balance", 0)
+            }
+            if eventIDs[name] == nil { eventIDs[name] = Int32(builder.events.count) }
+            builder.events.append(event)
+        }
+    }
+}
+
+/// The editor's debug colours for attachments that are drawn only as overlays; JSON exports omit a
+/// colour equal to these (binary exports always store it).
+enum EditorColors {
+    static let boundingBox = Color(hex: "60F000FF")!
+    static let path = Color(hex: "FF7F00FF")!
+    static let point = Color(hex: "F1F100FF")!
+    static let clipping = Color(hex: "CE3A3AFF")!
 }

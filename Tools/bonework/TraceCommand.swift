@@ -1,1 +1,108 @@
-enum TraceCommand { static func run(_ args: [String]) throws {} }
+import BoneworkFormat
+import BoneworkWorld
+import Foundation
+
+/// `bonework trace pose REFERENCE.json --assets DIR [--out FILE]`: replays a reference pose
+/// trace's procedure (skeleton, atlas, skin, animation, dt, steps, recorded steps) in Bonework
+/// and prints our trace in the same format, for `compare-trace.py`.
+enum TraceCommand {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func run(_ args: [String]) throws {
+        guard args.first == "pose", args.count >= 2 else {
+            throw Failure(description: "usage: bonework trace pose REFERENCE.json --assets DIR [--out FILE]")
+        }
+        let reference = args[1]
+        var assets = "."
+        var out: String?
+        var i = 2
+        while i < args.count {
+            switch args[i] {
+            case "--assets" where i + 1 < args.count:
+                assets = args[i + 1]
+                i += 2
+            case "--out" where i + 1 < args.count:
+                out = args[i + 1]
+                i += 2
+            default:
+                throw Failure(description: "unexpected argument '\(args[i])'")
+            }
+        }
+        let text = try trace(reference: reference, assets: assets)
+        if let out {
+            try text.write(toFile: out, atomically: true, encoding: .utf8)
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+    }
+
+    /// Our trace for a reference trace file, as JSON text.
+    static func trace(reference: String, assets: String) throws -> String {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reference)))
+        guard let ref = json as? [String: Any], let skeleton = ref["skeleton"] as? String,
+            let animation = ref["animation"] as? String, let steps = ref["steps"] as? Int,
+            let dt = ref["dt"] as? Double, let frames = ref["frames"] as? [[String: Any]]
+        else { throw Failure(description: "\(reference): not a pose trace (skeleton, animation, dt, steps, frames)") }
+        let atlasPath = ref["atlas"] as? String
+        let skin = ref["skin"] as? String
+        let loop = ref["loop"] as? Bool ?? true
+        let base = URL(fileURLWithPath: assets)
+        let atlas = try atlasPath.map { try AtlasReader.read(file: base.appendingPathComponent($0).path) }
+        let data = try SkeletonLoader.load(file: base.appendingPathComponent(skeleton).path, atlas: atlas)
+        let wanted = Set(frames.compactMap { $0["step"] as? Int })
+        let delta = Float(dt)
+        let poses = try PoseTrace(
+            data: data, skin: skin, animation: animation, loop: loop, delta: delta, steps: steps
+        ).run(recording: wanted)
+
+        var s = "{\"format\": \"spine-golden-pose-1\",\n\"runtime\": \"bonework\",\n"
+        s += "\"skeleton\": \(quote(skeleton)),\n\"atlas\": \(atlasPath.map(quote) ?? "null"),\n"
+        s += "\"skin\": \(skin.map(quote) ?? "null"),\n\"animation\": \(quote(animation)),\n"
+        s += "\"loop\": \(loop),\n\"dt\": \(number(delta)),\n\"steps\": \(steps),\n"
+        let inactive = poses.first?.pose.inactiveBones ?? []
+        s += "\"inactiveBones\": [\(inactive.map(String.init).joined(separator: ","))],\n\"frames\": [\n"
+        for (n, (step, pose)) in poses.enumerated() {
+            s += "{\"step\": \(step), \"time\": \(number(Float(step) * delta)),\n"
+            s += " \"bones\": [\(pose.bones.map(numbers).joined(separator: ","))],\n"
+            let slots = zip(pose.attachments, pose.colors).map { attachment, color in
+                "{\"attachment\": \(attachment.map(quote) ?? "null"), \"color\": \(numbers(color))}"
+            }
+            s += " \"slots\": [\(slots.joined(separator: ","))],\n"
+            s += " \"drawOrder\": [\(pose.drawOrder.map(String.init).joined(separator: ","))],\n"
+            s += " \"vertices\": [\(pose.vertices.map { $0.map(numbers) ?? "null" }.joined(separator: ","))]}"
+            s += n + 1 < poses.count ? ",\n" : "\n"
+        }
+        s += "]}\n"
+        return s
+    }
+
+    static func number(_ v: Float) -> String {
+        guard v.isFinite else { return "null" }
+        if v == v.rounded(), abs(v) < 1e7 { return String(Int(v)) }
+        return "\(v)"
+    }
+
+    static func numbers(_ values: [Float]) -> String { "[" + values.map(number).joined(separator: ",") + "]" }
+
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,341 @@
+import BoneworkFormat
+
+/// Every instance of one `SkeletonData`, stored as columns (struct of arrays).
+///
+/// Instances are rows `0..<count`; removing one moves the last row into the hole, so rows are
+/// dense and systems run over `0..<count` (or any sub-range, e.g. a chunk on another thread).
+/// Rows are not stable: `World` hands out `Entity` handles and tracks where each one lives.
+///
+/// All columns are allocated by the batch and freed in `deinit`. They only move when a spawn
+/// grows the capacity; a frame never allocates.
+public final class Batch {
+    public let rig: CompiledSkeleton
+    public var data: SkeletonData { rig.data }
+    public let layout: ColumnLayout
+    /// Animation tracks per instance.
+    public let trackCount: Int
+    public private(set) var count = 0
+    public private(set) var capacity: Int
+
+    private var boneFloats: ColumnTable<Float>
+    private var boneInherit: ColumnTable<UInt8>
+    private var slotFloats: ColumnTable<Float>
+    private var slotInts: ColumnTable<Int32>
+    private var ikFloats: ColumnTable<Float>
+    private var ikInts: ColumnTable<Int32>
+    private var transformFloats: ColumnTable<Float>
+    private var pathFloats: ColumnTable<Float>
+    private var physicsFloats: ColumnTable<Float>
+    private var physicsInts: ColumnTable<Int32>
+    private var instanceFloats: ColumnTable<Float>
+    private var instanceInts: ColumnTable<Int32>
+    private var entities: ColumnTable<Entity>
+    private var drawOrders: ColumnTable<Int32>
+    private var deforms: ColumnTable<Float>
+    private var vertexBlock: ColumnTable<Float>
+    private var trackInts: ColumnTable<Int32>
+    private var trackFloats: ColumnTable<Float>
+
+    /// Events raised since the last `clearEvents()` (the scheduler clears them each frame).
+    var events: EventBuffer
+    /// Scratch for the event keys one track apply fires (global key index and key time).
+    let firedKeys: UnsafeMutablePointer<Int32>
+    let firedTimes: UnsafeMutablePointer<Float>
+    let firedCapacity: Int
+
+    public init(rig: CompiledSkeleton, layout: ColumnLayout = .instanceMajor, trackCount: Int = 4, capacity: Int = 16) {
+        self.rig = rig
+        self.layout = layout
+        self.trackCount = max(1, trackCount)
+        let cap = layout.roundUp(capacity)
+        self.capacity = cap
+        let t = rig.tables
+        let flat = ColumnLayout.instanceMajor
+        boneFloats = ColumnTable(fields: 20, perInstance: t.boneCount, layout: layout, capacity: cap, fill: 0)
+        boneInherit = ColumnTable(fields: 1, perInstance: t.boneCount, layout: layout, capacity: cap, fill: 0)
+        slotFloats = ColumnTable(fields: 7, perInstance: t.slotCount, layout: layout, capacity: cap, fill: 0)
+        slotInts = ColumnTable(fields: 5, perInstance: t.slotCount, layout: layout, capacity: cap, fill: 0)
+        ikFloats = ColumnTable(fields: 2, perInstance: t.ikCount, layout: layout, capacity: cap, fill: 0)
+        ikInts = ColumnTable(fields: 3, perInstance: t.ikCount, layout: layout, capacity: cap, fill: 0)
+        transformFloats = ColumnTable(
+            fields: 6, perInstance: t.transformCount, layout: layout, capacity: cap, fill: 0)
+        pathFloats = ColumnTable(fields: 5, perInstance: t.pathCount, layout: layout, capacity: cap, fill: 0)
+        physicsFloats = ColumnTable(
+            fields: PhysicsField.count, perInstance: t.physicsCount, layout: layout, capacity: cap, fill: 0)
+        physicsInts = ColumnTable(fields: 1, perInstance: t.physicsCount, layout: layout, capacity: cap, fill: 0)
+        instanceFloats = ColumnTable(fields: 6, perInstance: 1, layout: layout, capacity: cap, fill: 0)
+        instanceInts = ColumnTable(fields: 2, perInstance: 1, layout: layout, capacity: cap, fill: 0)
+        entities = ColumnTable(
+            fields: 1, perInstance: 1, layout: layout, capacity: cap, fill: Entity(index: 0, generation: 0))
+        drawOrders = ColumnTable(fields: 1, perInstance: t.slotCount, layout: flat, capacity: cap, fill: 0)
+        deforms = ColumnTable(fields: 1, perInstance: rig.deformFloats, layout: flat, capacity: cap, fill: 0)
+        vertexBlock = ColumnTable(fields: 1, perInstance: rig.vertexFloats, layout: flat, capacity: cap, fill: 0)
+        trackInts = ColumnTable(
+            fields: TrackColumns.intFields, perInstance: self.trackCount, layout: flat, capacity: cap, fill: 0)
+        trackFloats = ColumnTable(
+            fields: TrackColumns.floatFields, perInstance: self.trackCount, layout: flat, capacity: cap, fill: 0)
+        events = EventBuffer(capacity: 256)
+        // A looping apply can fire each key twice (the end of one loop and the start of the next).
+        firedCapacity = 2 * rig.maxEventKeys + 2
+        firedKeys = .allocate(capacity: firedCapacity)
+        firedTimes = .allocate(capacity: firedCapacity)
+    }
+
+    deinit {
+        boneFloats.free()
+        boneInherit.free()
+        slotFloats.free()
+        slotInts.free()
+        ikFloats.free()
+        ikInts.free()
+        transformFloats.free()
+        pathFloats.free()
+        physicsFloats.free()
+        physicsInts.free()
+        instanceFloats.free()
+        instanceInts.free()
+        entities.free()
+        drawOrders.free()
+        deforms.free()
+        vertexBlock.free()
+        trackInts.free()
+        trackFloats.free()
+        events.free()
+        firedKeys.deallocate()
+        firedTimes.deallocate()
+    }
+
+    /// Raw pointers to every column, valid until the next spawn.
+    func columns() -> BatchColumns {
+        let t = rig.tables
+        return BatchColumns(
+            layout: layout, boneCount: t.boneCount, slotCount: t.slotCount, ikCount: t.ikCount,
+            transformCount: t.transformCount, pathCount: t.pathCount, physicsCount: t.physicsCount,
+            trackCount: trackCount, deformFloats: rig.deformFloats, vertexFloats: rig.vertexFloats,
+            x: boneFloats.field(0), y: boneFloats.field(1), rotation: boneFloats.field(2),
+            scaleX: boneFloats.field(3), scaleY: boneFloats.field(4), shearX: boneFloats.field(5),
+            shearY: boneFloats.field(6), inherit: boneInherit.field(0),
+            ax: boneFloats.field(7), ay: boneFloats.field(8), arotation: boneFloats.field(9),
+            ascaleX: boneFloats.field(10), ascaleY: boneFloats.field(11), ashearX: boneFloats.field(12),
+            ashearY: boneFloats.field(13),
+            a: boneFloats.field(14), b: boneFloats.field(15), c: boneFloats.field(16), d: boneFloats.field(17),
+            worldX: boneFloats.field(18), worldY: boneFloats.field(19),
+            colorR: slotFloats.field(0), colorG: slotFloats.field(1), colorB: slotFloats.field(2),
+            colorA: slotFloats.field(3), darkR: slotFloats.field(4), darkG: slotFloats.field(5),
+            darkB: slotFloats.field(6),
+            attachment: slotInts.field(0), attachmentState: slotInts.field(1), sequenceIndex: slotInts.field(2),
+            deformLength: slotInts.field(3), frame: slotInts.field(4),
+            ikMix: ikFloats.field(0), ikSoftness: ikFloats.field(1), ikBend: ikInts.field(0),
+            ikCompress: ikInts.field(1), ikStretch: ikInts.field(2),
+            tcMixRotate: transformFloats.field(0), tcMixX: transformFloats.field(1),
+            tcMixY: transformFloats.field(2), tcMixScaleX: transformFloats.field(3),
+            tcMixScaleY: transformFloats.field(4), tcMixShearY: transformFloats.field(5),
+            pathPosition: pathFloats.field(0), pathSpacing: pathFloats.field(1), pathMixRotate: pathFloats.field(2),
+            pathMixX: pathFloats.field(3), pathMixY: pathFloats.field(4),
+            physics: physicsFloats.field(0), physicsFieldStride: physicsFloats.capacity * t.physicsCount,
+            physicsReset: physicsInts.field(0),
+            time: instanceFloats.field(0), skeletonX: instanceFloats.field(1), skeletonY: instanceFloats.field(2),
+            skeletonScaleX: instanceFloats.field(3), skeletonScaleY: instanceFloats.field(4),
+            stateTimeScale: instanceFloats.field(5),
+            plan: instanceInts.field(0), unkeyedState: instanceInts.field(1), entity: entities.field(0),
+            drawOrder: drawOrders.field(0), deform: deforms.field(0), vertices: vertexBlock.field(0),
+            tracks: TrackColumns(ints: trackInts, floats: trackFloats))
+    }
+
+    // MARK: - Instances
+
+    /// Adds an instance in the setup pose of `plan` (0 = no skin, s + 1 = skin s) with world
+    /// transforms computed, and returns its row.
+    func add(entity: Entity, plan: Int32) -> Int {
+        if count == capacity { grow(to: layout.roundUp(capacity * 2)) }
+        let row = count
+        count += 1
+        entities.field(0)[row] = entity
+        let cols = columns()
+        let rows = cols.rows(row)
+        SetupPose.initialize(cols, rig.tables, rows)
+        if plan != 0 { setSkin(row: row, plan: plan) }
+        SetupPose.setBones(cols, rig.tables, rows)
+        SetupPose.setSlots(cols, rig.tables, rows)
+        PoseSystem.updateWorldTransforms(cols, rig.tables, rows)
+        events.reserve(max(256, capacity * 4))
+        return row
+    }
+
+    /// Removes row `row` by moving the last row into it. Returns the entity that moved (now at
+    /// `row`), nil when `row` was the last one.
+    func remove(row: Int) -> Entity? {
+        let last = count - 1
+        var moved: Entity?
+        if row != last {
+            copyRow(from: last, to: row)
+            moved = entities.field(0)[row]
+        }
+        count -= 1
+        return moved
+    }
+
+    public func entity(atRow row: Int) -> Entity { entities.field(0)[row] }
+
+    private func copyRow(from source: Int, to target: Int) {
+        boneFloats.copyInstance(from: source, to: target)
+        boneInherit.copyInstance(from: source, to: target)
+        slotFloats.copyInstance(from: source, to: target)
+        slotInts.copyInstance(from: source, to: target)
+        ikFloats.copyInstance(from: source, to: target)
+        ikInts.copyInstance(from: source, to: target)
+        transformFloats.copyInstance(from: source, to: target)
+        pathFloats.copyInstance(from: source, to: target)
+        physicsFloats.copyInstance(from: source, to: target)
+        physicsInts.copyInstance(from: source, to: target)
+        instanceFloats.copyInstance(from: source, to: target)
+        instanceInts.copyInstance(from: source, to: target)
+        entities.copyInstance(from: source, to: target)
+        drawOrders.copyInstance(from: source, to: target)
+        deforms.copyInstance(from: source, to: target)
+        vertexBlock.copyInstance(from: source, to: target)
+        trackInts.copyInstance(from: source, to: target)
+        trackFloats.copyInstance(from: source, to: target)
+    }
+
+    /// Makes room for `newCapacity` instances (rounded up to the layout's chunk size).
+    public func reserve(_ newCapacity: Int) {
+        let cap = layout.roundUp(newCapacity)
+        if cap > capacity { grow(to: cap) }
+        events.reserve(max(256, capacity * 4))
+    }
+
+    private func grow(to newCapacity: Int) {
+        boneFloats.grow(to: newCapacity, keeping: count)
+        boneInherit.grow(to: newCapacity, keeping: count)
+        slotFloats.grow(to: newCapacity, keeping: count)
+        slotInts.grow(to: newCapacity, keeping: count)
+        ikFloats.grow(to: newCapacity, keeping: count)
+        ikInts.grow(to: newCapacity, keeping: count)
+        transformFloats.grow(to: newCapacity, keeping: count)
+        pathFloats.grow(to: newCapacity, keeping: count)
+        physicsFloats.grow(to: newCapacity, keeping: count)
+        physicsInts.grow(to: newCapacity, keeping: count)
+        instanceFloats.grow(to: newCapacity, keeping: count)
+        instanceInts.grow(to: newCapacity, keeping: count)
+        entities.grow(to: newCapacity, keeping: count)
+        drawOrders.grow(to: newCapacity, keeping: count)
+        deforms.grow(to: newCapacity, keeping: count)
+        vertexBlock.grow(to: newCapacity, keeping: count)
+        trackInts.grow(to: newCapacity, keeping: count)
+        trackFloats.grow(to: newCapacity, keeping: count)
+        capacity = newCapacity
+    }
+
+    // MARK: - Skeleton operations (outside frames)
+
+    /// Changes the skin of a row, as the reference's setSkin does: attachments shown from the old
+    /// skin are replaced by the new skin's attachment of the same name (or, coming from no skin,
+    /// the setup attachments the new skin has), then the row follows the new skin's update plan.
+    func setSkin(row: Int, plan: Int32) {
+        let cols = columns()
+        let rows = cols.rows(row)
+        let t = rig.tables
+        let old = cols.plan[row]
+        guard plan != old, plan >= 0, Int(plan) < rig.planCount else { return }
+        let data = rig.data
+        if plan > 0 {
+            let newSkin = data.skins[Int(plan - 1)]
+            func skinAttachment(_ slot: Int32, _ name: Int32) -> Int32? {
+                newSkin.entries.first(where: { $0.slot == slot && $0.name == name })?.attachment
+            }
+            if old > 0 {
+                for entry in data.skins[Int(old - 1)].entries {
+                    let i = rows.slot(Int(entry.slot))
+                    if cols.attachment[i] == entry.attachment, let a = skinAttachment(entry.slot, entry.name) {
+                        SetupPose.setAttachment(cols, t, slotRow: i, a)
+                    }
+                }
+            } else {
+                for (s, slot) in data.slots.enumerated() where t.slotSetupKey[s] >= 0 {
+                    if let a = skinAttachment(Int32(s), slot.attachmentName) {
+                        SetupPose.setAttachment(cols, t, slotRow: rows.slot(s), a)
+                    }
+                }
+            }
+        }
+        cols.plan[row] = plan
+    }
+
+    /// Resets a row's bones, constraints and slots to the setup pose (world transforms are not
+    /// recomputed until the next frame or `updateWorldTransforms(row:)`).
+    func setToSetupPose(row: Int) {
+        let cols = columns()
+        SetupPose.setBones(cols, rig.tables, cols.rows(row))
+        SetupPose.setSlots(cols, rig.tables, cols.rows(row))
+    }
+
+    func updateWorldTransforms(row: Int) {
+        let cols = columns()
+        PoseSystem.updateWorldTransforms(cols, rig.tables, cols.rows(row))
+    }
+
+    /// Starts `animation` on a track of a row, replacing what the track played. (Mixing from the
+    /// previous entry and queued entries come with the full AnimationState.)
+    func setAnimation(row: Int, track: Int, animation: Int32, loop: Bool) {
+        let cols = columns()
+        let tr = cols.tracks
+        let i = cols.rows(row).track(track)
+        let duration = rig.tables.animDuration[Int(animation)]
+        tr.animation[i] = animation
+        tr.loop[i] = loop ? 1 : 0
+        tr.reverse[i] = 0
+        tr.shortestRotation[i] = 0
+        tr.holdPrevious[i] = 0
+        tr.mixBlend[i] = MixBlend.replace.rawValue
+        tr.mixingFrom[i] = -1
+        tr.trackTime[i] = 0
+        tr.trackLast[i] = -1
+        tr.nextTrackLast[i] = -1
+        tr.trackEnd[i] = .greatestFiniteMagnitude
+        tr.animationStart[i] = 0
+        tr.animationEnd[i] = duration
+        tr.animationLast[i] = -1
+        tr.nextAnimationLast[i] = -1
+        tr.delay[i] = 0
+        tr.timeScale[i] = 1
+        tr.alpha[i] = 1
+        tr.mixTime[i] = 0
+        tr.mixDuration[i] = 0
+        tr.interruptAlpha[i] = 1
+        tr.totalAlpha[i] = 0
+        tr.eventThreshold[i] = 0
+        tr.alphaAttachmentThreshold[i] = 0
+        tr.mixAttachmentThreshold[i] = 0
+        tr.mixDrawOrderThreshold[i] = 0
+        events.append(
+            FiredEvent(
+                entity: entity(atRow: row), track: Int32(track), type: .start, animation: animation, key: -1))
+    }
+
+    /// Empties a track (the pose keeps what was applied last).
+    func clearTrack(row: Int, track: Int) {
+        let cols = columns()
+        let i = cols.rows(row).track(track)
+        let animation = cols.tracks.animation[i]
+        guard animation >= 0 else { return }
+        cols.tracks.animation[i] = -1
+        events.append(
+            FiredEvent(entity: entity(atRow: row), track: Int32(track), type: .end, animation: animation, key: -1))
+    }
+
+    // MARK: - Events
+
+    /// Events raised since the last clear, in the order they were raised.
+    public var firedEvents: UnsafeBufferPointer<FiredEvent> { events.events }
+    /// Events that did not fit in the buffer since the last clear.
+    public var droppedEvents: Int { events.dropped }
+    public func clearEvents() { events.clear() }
+
+    /// The animation key a `.event` refers to.
+    public func eventKey(_ key: Int32) -> EventKey? {
+        guard key >= 0, Int(key) < rig.eventKeys.count else { return nil }
+        let (a, k) = rig.eventKeys[Int(key)]
+        return data.animations[Int(a)].events[Int(k)]
+    }
+}

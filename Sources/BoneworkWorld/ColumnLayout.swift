@@ -1,0 +1,37 @@
+/// How a batch places one instance's elements (bones, slots, constraints) in a column.
+///
+/// Every per-element column of a batch is addressed as `base(instance) + element * stride`, so the
+/// systems never care which layout is in use:
+/// - `chunkSize == 1` (instance-major): instance i's elements are contiguous, `base = i * n`,
+///   `stride = 1`. This is the default.
+/// - `chunkSize == k > 1` (chunked, element-major): instances are grouped in chunks of k; inside a
+///   chunk one element of all k instances is contiguous (`base = chunk * k * n + lane`,
+///   `stride = k`), which lets a pass over one bone run across a chunk's instances.
+public struct ColumnLayout: Sendable, Equatable {
+    public let chunkSize: Int
+
+    public init(chunkSize: Int = 1) {
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    public static let instanceMajor = ColumnLayout(chunkSize: 1)
+
+    /// The first index of `instance`'s elements in a column holding `perInstance` elements per instance.
+    @inline(__always)
+    public func base(_ instance: Int, perInstance: Int) -> Int {
+        if chunkSize == 1 { return instance &* perInstance }
+        let chunk = instance / chunkSize
+        let lane = instance &- chunk &* chunkSize
+        return chunk &* chunkSize &* perInstance &+ lane
+    }
+
+    /// The distance between consecutive elements of one instance.
+    @inline(__always)
+    public var stride: Int { chunkSize }
+
+    /// The smallest capacity >= `count` that this layout can hold (a whole number of chunks).
+    public func roundUp(_ count: Int) -> Int {
+        let chunks = (count + chunkSize - 1) / chunkSize
+        return max(1, chunks) * chunkSize
+    }
+}

@@ -1,0 +1,497 @@
+import BoneworkFormat
+
+/// One timeline of `CompiledSkeleton`, with offsets into the skeleton-wide pools (all animations'
+/// frames, curves and values concatenated), so that applying it needs no per-animation lookups.
+struct CompiledTimeline {
+    /// `TimelineKind` raw value (stored raw so the table is plain bits).
+    var kindRaw: UInt8
+    @inline(__always) var kind: TimelineKind { TimelineKind(rawValue: kindRaw) ?? .event }
+    /// Bone, slot or constraint index (by kind); physics value/reset timelines: -1 = every constraint.
+    var target: Int32
+    /// Deform and sequence timelines: the attachment they animate.
+    var attachment: Int32
+    var frameCount: Int32
+    /// Start of the frames in `RigTables.framePool`.
+    var frames: Int32
+    /// Start of the curves in `RigTables.curvePool` (frame markers, then bezier samples).
+    var curves: Int32
+    var curvesCount: Int32
+    /// Deform: start of the key vertices in `framePool`; attachment and draw order: start in
+    /// `intPool` / `keyPool`; event: the global index of the first event key.
+    var values: Int32
+    /// Deform: floats per key; draw order: the slot count.
+    var valueStride: Int32
+}
+
+/// One step of an update program (see `UpdateProgram`).
+struct UpdateOp {
+    enum Kind: UInt8 {
+        case bone, ik, transform, path, physics
+    }
+    var kind: Kind
+    var index: Int32
+}
+
+/// Raw read-only views of a `CompiledSkeleton`'s tables. A plain struct of pointers: systems copy
+/// it once per run and read through it without reference counting or bounds checks (every index
+/// was checked when the skeleton was loaded and compiled).
+struct RigTables {
+    var boneCount: Int
+    var slotCount: Int
+    var ikCount: Int
+    var transformCount: Int
+    var pathCount: Int
+    var physicsCount: Int
+    /// Distinct (slot, attachment name) pairs; see `CompiledSkeleton.key(slot:name:)`.
+    var keyCount: Int
+
+    // Bones: setup pose, 7 floats per bone (x, y, rotation, scaleX, scaleY, shearX, shearY).
+    var boneParent: UnsafePointer<Int32>
+    var boneSetup: UnsafePointer<Float>
+    var boneInherit: UnsafePointer<UInt8>
+    var boneLength: UnsafePointer<Float>
+
+    // Slots.
+    var slotBone: UnsafePointer<Int32>
+    /// Setup colour, 4 floats per slot.
+    var slotColor: UnsafePointer<Float>
+    /// Setup dark colour, 3 floats per slot (0 when the slot has none).
+    var slotDark: UnsafePointer<Float>
+    var slotHasDark: UnsafePointer<UInt8>
+    /// The key of the slot's setup attachment name, -1 when it has none.
+    var slotSetupKey: UnsafePointer<Int32>
+    /// Where each slot's deform buffer starts inside an instance's deform block.
+    var slotDeformOffset: UnsafePointer<Int32>
+    /// Where each slot's world vertices start inside an instance's vertex block.
+    var slotVertexOffset: UnsafePointer<Int32>
+
+    // IK constraints.
+    var ikBones: UnsafePointer<Int32>
+    var ikBoneStart: UnsafePointer<Int32>
+    var ikBoneCount: UnsafePointer<Int32>
+    var ikTarget: UnsafePointer<Int32>
+    var ikMix: UnsafePointer<Float>
+    var ikSoftness: UnsafePointer<Float>
+    var ikBend: UnsafePointer<Int32>
+    var ikCompress: UnsafePointer<UInt8>
+    var ikStretch: UnsafePointer<UInt8>
+    var ikUniform: UnsafePointer<UInt8>
+
+    // Transform constraints: setup mixes and offsets, 6 floats each (rotate, x, y, scaleX, scaleY, shearY).
+    var tcBones: UnsafePointer<Int32>
+    var tcBoneStart: UnsafePointer<Int32>
+    var tcBoneCount: UnsafePointer<Int32>
+    var tcTarget: UnsafePointer<Int32>
+    var tcMix: UnsafePointer<Float>
+    var tcOffset: UnsafePointer<Float>
+    var tcLocal: UnsafePointer<UInt8>
+    var tcRelative: UnsafePointer<UInt8>
+
+    // Path constraints: setup values, 5 floats each (position, spacing, mixRotate, mixX, mixY).
+    var pathSetup: UnsafePointer<Float>
+
+    // Physics constraints: setup values, 7 floats each (inertia, strength, damping, massInverse,
+    // wind, gravity, mix) and the matching 7 "global" flags.
+    var physicsSetup: UnsafePointer<Float>
+    var physicsGlobal: UnsafePointer<UInt8>
+    var physicsBone: UnsafePointer<Int32>
+
+    // Attachments.
+    /// `AttachmentKind` raw values.
+    var attKind: UnsafePointer<UInt8>
+    var attVertexStart: UnsafePointer<Int32>
+    var attVertexFloats: UnsafePointer<Int32>
+    /// Weighted attachments: start and length of [n, bone * n, ...] in `bonePool`; count 0 = unweighted.
+    var attBoneStart: UnsafePointer<Int32>
+    var attBoneCount: UnsafePointer<Int32>
+    var attWorldLength: UnsafePointer<Int32>
+    var attTimeline: UnsafePointer<Int32>
+    var attFirstFrame: UnsafePointer<Int32>
+    var attFrameCount: UnsafePointer<Int32>
+    var attSequenceSetup: UnsafePointer<Int32>
+    /// Frames of a sequence attachment, 0 when it has no sequence.
+    var attSequenceCount: UnsafePointer<Int32>
+    var vertexPool: UnsafePointer<Float>
+    var bonePool: UnsafePointer<Int32>
+    /// Region frames: 8 local corner offsets each (BL, UL, UR, BR; x then y).
+    var frameOffsets: UnsafePointer<Float>
+
+    // Animations.
+    var animDuration: UnsafePointer<Float>
+    var animTimelineStart: UnsafePointer<Int32>
+    var animTimelineCount: UnsafePointer<Int32>
+    var timelines: UnsafePointer<CompiledTimeline>
+    var framePool: UnsafePointer<Float>
+    var curvePool: UnsafePointer<Float>
+    /// Draw order keys (slot indices).
+    var intPool: UnsafePointer<Int32>
+    /// Attachment keys, parallel to `intPool`: the (slot, name) key of each attachment timeline
+    /// frame, -1 for "no attachment".
+    var keyPool: UnsafePointer<Int32>
+
+    // Update plans, one per skin plus one for "no skin" (plan 0; plan s + 1 is skin s).
+    var planOpStart: UnsafePointer<Int32>
+    var planOpCount: UnsafePointer<Int32>
+    var ops: UnsafePointer<UpdateOp>
+    /// planCount * boneCount flags.
+    var planBoneActive: UnsafePointer<UInt8>
+    var planIKActive: UnsafePointer<UInt8>
+    var planTransformActive: UnsafePointer<UInt8>
+    var planPathActive: UnsafePointer<UInt8>
+    var planPhysicsActive: UnsafePointer<UInt8>
+    /// planCount * keyCount attachment indices (-1 = none): the plan's skin first, then the
+    /// default skin, as the reference's Skeleton::getAttachment looks them up.
+    var planAttachment: UnsafePointer<Int32>
+}
+
+/// A `SkeletonData` flattened once into the raw tables the systems read (`RigTables`): setup
+/// values, constraint bone lists, attachment geometry, every animation's timelines in shared
+/// pools, and per skin an update program and a dense (slot, name) -> attachment table.
+///
+/// Immutable after construction and shared by every batch of the same data.
+public final class CompiledSkeleton: @unchecked Sendable {
+    public let data: SkeletonData
+    let tables: RigTables
+    private let buffers: FrozenBuffers
+
+    public let boneCount: Int
+    public let slotCount: Int
+    /// Number of update plans: one per skin plus "no skin".
+    public let planCount: Int
+    /// Floats of deform buffers per instance (sum of the slots' capacities).
+    public let deformFloats: Int
+    /// Floats of world vertices per instance (sum of the slots' capacities).
+    public let vertexFloats: Int
+    /// The most event keys any one animation has (bounds the events one apply can fire).
+    public let maxEventKeys: Int
+    /// Per global event index: (animation, index into that animation's `events`).
+    let eventKeys: [(animation: Int32, key: Int32)]
+    /// Update programs per plan, kept for inspection and tests.
+    let programs: [UpdateProgram]
+    private let keyIndex: [Int64: Int32]
+
+    public init(_ data: SkeletonData) {
+        self.data = data
+        let boneCount = data.bones.count
+        let slotCount = data.slots.count
+        self.boneCount = boneCount
+        self.slotCount = slotCount
+        let b = FrozenBuffers()
+        buffers = b
+
+        // Attachment keys: every (slot, name) pair a skin, a slot's setup or a timeline uses.
+        var keys: [Int64: Int32] = [:]
+        func key(_ slot: Int32, _ name: Int32) -> Int32 {
+            guard name >= 0, Int(name) < data.attachmentNames.count, !data.attachmentNames[Int(name)].isEmpty else {
+                return -1
+            }
+            let packed = Int64(slot) << 32 | Int64(name)
+            if let k = keys[packed] { return k }
+            let k = Int32(keys.count)
+            keys[packed] = k
+            return k
+        }
+        let slotSetupKey = data.slots.enumerated().map { key(Int32($0.offset), $0.element.attachmentName) }
+        for skin in data.skins {
+            for entry in skin.entries { _ = key(entry.slot, entry.name) }
+        }
+
+        // Animations: concatenate the pools and rebase every timeline onto them.
+        var timelines: [CompiledTimeline] = []
+        var framePool: [Float] = []
+        var curvePool: [Float] = []
+        var intPool: [Int32] = []
+        var keyPool: [Int32] = []
+        var eventKeys: [(animation: Int32, key: Int32)] = []
+        var animDuration: [Float] = []
+        var animTimelineStart: [Int32] = []
+        var animTimelineCount: [Int32] = []
+        var maxEventKeys = 0
+        var deformNeed = [Int](repeating: 0, count: slotCount)
+        for (a, animation) in data.animations.enumerated() {
+            let frameBase = Int32(framePool.count)
+            let curveBase = Int32(curvePool.count)
+            let intBase = Int32(intPool.count)
+            let eventBase = Int32(eventKeys.count)
+            framePool.append(contentsOf: animation.frames)
+            curvePool.append(contentsOf: animation.curves)
+            intPool.append(contentsOf: animation.ints)
+            keyPool.append(contentsOf: repeatElement(-1, count: animation.ints.count))
+            for k in animation.events.indices { eventKeys.append((Int32(a), Int32(k))) }
+            maxEventKeys = max(maxEventKeys, animation.events.count)
+            animDuration.append(animation.duration)
+            animTimelineStart.append(Int32(timelines.count))
+            for t in animation.timelines where t.frameCount > 0 {
+                var c = CompiledTimeline(
+                    kindRaw: t.kind.rawValue, target: t.target, attachment: t.attachment, frameCount: t.frameCount,
+                    frames: frameBase + t.framesStart, curves: curveBase + max(0, t.curvesStart),
+                    curvesCount: t.curvesCount, values: 0, valueStride: t.valueStride)
+                switch t.kind {
+                case .deform:
+                    c.values = frameBase + t.valuesStart
+                    deformNeed[Int(t.target)] = max(deformNeed[Int(t.target)], Int(t.valueStride))
+                case .attachment:
+                    c.values = intBase + t.valuesStart
+                    for f in 0..<Int(t.frameCount) {
+                        let i = Int(c.values) + f
+                        keyPool[i] = key(t.target, intPool[i])
+                    }
+                case .drawOrder:
+                    c.values = intBase + t.valuesStart
+                case .event:
+                    c.values = eventBase + t.valuesStart
+                default:
+                    break
+                }
+                timelines.append(c)
+            }
+            animTimelineCount.append(Int32(timelines.count) - animTimelineStart[a])
+        }
+        self.eventKeys = eventKeys
+        self.maxEventKeys = maxEventKeys
+
+        // Attachments: geometry pools and per-slot buffer capacities.
+        var attKind: [UInt8] = []
+        var attVertexStart: [Int32] = []
+        var attVertexFloats: [Int32] = []
+        var attBoneStart: [Int32] = []
+        var attBoneCount: [Int32] = []
+        var attWorldLength: [Int32] = []
+        var attTimeline: [Int32] = []
+        var attFirstFrame: [Int32] = []
+        var attFrameCount: [Int32] = []
+        var attSequenceSetup: [Int32] = []
+        var attSequenceCount: [Int32] = []
+        var vertexPool: [Float] = []
+        var bonePool: [Int32] = []
+        for a in data.attachments {
+            attKind.append(a.kind.rawValue)
+            attVertexStart.append(Int32(vertexPool.count))
+            attVertexFloats.append(Int32(a.vertices.count))
+            vertexPool.append(contentsOf: a.vertices)
+            attBoneStart.append(Int32(bonePool.count))
+            attBoneCount.append(Int32(a.bones.count))
+            bonePool.append(contentsOf: a.bones)
+            attWorldLength.append(a.worldVerticesLength)
+            attTimeline.append(a.timelineAttachment)
+            attFirstFrame.append(a.firstFrame)
+            attFrameCount.append(a.frameCount)
+            attSequenceSetup.append(a.sequence?.setupIndex ?? 0)
+            attSequenceCount.append(max(0, a.sequence?.count ?? 0))
+        }
+        var frameOffsets: [Float] = []
+        frameOffsets.reserveCapacity(data.attachmentFrames.count * 8)
+        for frame in data.attachmentFrames {
+            for k in 0..<8 { frameOffsets.append(frame.offsets[k]) }
+        }
+        var vertexNeed = [Int](repeating: 0, count: slotCount)
+        for skin in data.skins {
+            for entry in skin.entries {
+                let a = data.attachments[Int(entry.attachment)]
+                let s = Int(entry.slot)
+                switch a.kind {
+                case .region:
+                    vertexNeed[s] = max(vertexNeed[s], 8)
+                case .mesh:
+                    vertexNeed[s] = max(vertexNeed[s], Int(a.worldVerticesLength))
+                    deformNeed[s] = max(deformNeed[s], Self.deformLength(a))
+                case .boundingBox, .path, .clipping:
+                    deformNeed[s] = max(deformNeed[s], Self.deformLength(a))
+                case .point:
+                    break
+                }
+            }
+        }
+        var slotDeformOffset: [Int32] = []
+        var slotVertexOffset: [Int32] = []
+        var deformTotal = 0
+        var vertexTotal = 0
+        for s in 0..<slotCount {
+            slotDeformOffset.append(Int32(deformTotal))
+            deformTotal += deformNeed[s]
+            slotVertexOffset.append(Int32(vertexTotal))
+            vertexTotal += vertexNeed[s]
+        }
+        deformFloats = deformTotal
+        vertexFloats = vertexTotal
+        // One extra entry so a slot's capacity is offset[s + 1] - offset[s].
+        slotDeformOffset.append(Int32(deformTotal))
+        slotVertexOffset.append(Int32(vertexTotal))
+
+        // Plans: one per skin plus "no skin".
+        planCount = data.skins.count + 1
+        let keyCount = keys.count
+        var programs: [UpdateProgram] = []
+        var planOpStart: [Int32] = []
+        var planOpCount: [Int32] = []
+        var ops: [UpdateOp] = []
+        var planBoneActive: [UInt8] = []
+        var planIK: [UInt8] = []
+        var planTC: [UInt8] = []
+        var planPath: [UInt8] = []
+        var planPhysics: [UInt8] = []
+        var planAttachment: [Int32] = []
+        for plan in 0..<planCount {
+            let skin = Int32(plan) - 1
+            let program = UpdateProgram(data: data, skin: skin)
+            programs.append(program)
+            planOpStart.append(Int32(ops.count))
+            planOpCount.append(Int32(program.ops.count))
+            ops.append(contentsOf: program.ops)
+            planBoneActive.append(contentsOf: program.boneActive.map { $0 ? 1 : 0 })
+            planIK.append(contentsOf: program.ikActive.map { $0 ? 1 : 0 })
+            planTC.append(contentsOf: program.transformActive.map { $0 ? 1 : 0 })
+            planPath.append(contentsOf: program.pathActive.map { $0 ? 1 : 0 })
+            planPhysics.append(contentsOf: program.physicsActive.map { $0 ? 1 : 0 })
+            var table = [Int32](repeating: -1, count: keyCount)
+            // Default skin first, so that the plan's own skin overrides it.
+            var sources: [Int] = []
+            if data.defaultSkin >= 0 { sources.append(Int(data.defaultSkin)) }
+            if skin >= 0 { sources.append(Int(skin)) }
+            for source in sources {
+                for entry in data.skins[source].entries {
+                    let k = key(entry.slot, entry.name)
+                    if k >= 0 { table[Int(k)] = entry.attachment }
+                }
+            }
+            planAttachment.append(contentsOf: table)
+        }
+        self.programs = programs
+        keyIndex = keys
+
+        // Constraints.
+        var ikBones: [Int32] = []
+        var ikBoneStart: [Int32] = []
+        var ikBoneCount: [Int32] = []
+        for c in data.ikConstraints {
+            ikBoneStart.append(Int32(ikBones.count))
+            ikBoneCount.append(Int32(c.bones.count))
+            ikBones.append(contentsOf: c.bones)
+        }
+        var tcBones: [Int32] = []
+        var tcBoneStart: [Int32] = []
+        var tcBoneCount: [Int32] = []
+        var tcMix: [Float] = []
+        var tcOffset: [Float] = []
+        for c in data.transformConstraints {
+            tcBoneStart.append(Int32(tcBones.count))
+            tcBoneCount.append(Int32(c.bones.count))
+            tcBones.append(contentsOf: c.bones)
+            tcMix.append(contentsOf: [c.mixRotate, c.mixX, c.mixY, c.mixScaleX, c.mixScaleY, c.mixShearY])
+            tcOffset.append(
+                contentsOf: [c.offsetRotation, c.offsetX, c.offsetY, c.offsetScaleX, c.offsetScaleY, c.offsetShearY])
+        }
+        var physicsSetup: [Float] = []
+        var physicsGlobal: [UInt8] = []
+        for c in data.physicsConstraints {
+            physicsSetup.append(contentsOf: [c.inertia, c.strength, c.damping, c.massInverse, c.wind, c.gravity, c.mix])
+            physicsGlobal.append(
+                contentsOf: [
+                    c.inertiaGlobal, c.strengthGlobal, c.dampingGlobal, c.massGlobal, c.windGlobal, c.gravityGlobal,
+                    c.mixGlobal,
+                ].map { $0 ? 1 : 0 })
+        }
+
+        tables = RigTables(
+            boneCount: boneCount, slotCount: slotCount, ikCount: data.ikConstraints.count,
+            transformCount: data.transformConstraints.count, pathCount: data.pathConstraints.count,
+            physicsCount: data.physicsConstraints.count, keyCount: keyCount,
+            boneParent: b.freeze(data.bones.map(\.parent)),
+            boneSetup: b.freeze(
+                data.bones.flatMap { [$0.x, $0.y, $0.rotation, $0.scaleX, $0.scaleY, $0.shearX, $0.shearY] }),
+            boneInherit: b.freeze(data.bones.map(\.inherit.rawValue)),
+            boneLength: b.freeze(data.bones.map(\.length)),
+            slotBone: b.freeze(data.slots.map(\.bone)),
+            slotColor: b.freeze(data.slots.flatMap { [$0.color.r, $0.color.g, $0.color.b, $0.color.a] }),
+            slotDark: b.freeze(
+                data.slots.flatMap { s -> [Float] in
+                    guard let d = s.darkColor else { return [0, 0, 0] }
+                    return [d.r, d.g, d.b]
+                }),
+            slotHasDark: b.freeze(data.slots.map { $0.darkColor == nil ? 0 : 1 }),
+            slotSetupKey: b.freeze(slotSetupKey),
+            slotDeformOffset: b.freeze(slotDeformOffset),
+            slotVertexOffset: b.freeze(slotVertexOffset),
+            ikBones: b.freeze(ikBones), ikBoneStart: b.freeze(ikBoneStart), ikBoneCount: b.freeze(ikBoneCount),
+            ikTarget: b.freeze(data.ikConstraints.map(\.target)),
+            ikMix: b.freeze(data.ikConstraints.map(\.mix)),
+            ikSoftness: b.freeze(data.ikConstraints.map(\.softness)),
+            ikBend: b.freeze(data.ikConstraints.map(\.bendDirection)),
+            ikCompress: b.freeze(data.ikConstraints.map { $0.compress ? 1 : 0 }),
+            ikStretch: b.freeze(data.ikConstraints.map { $0.stretch ? 1 : 0 }),
+            ikUniform: b.freeze(data.ikConstraints.map { $0.uniform ? 1 : 0 }),
+            tcBones: b.freeze(tcBones), tcBoneStart: b.freeze(tcBoneStart), tcBoneCount: b.freeze(tcBoneCount),
+            tcTarget: b.freeze(data.transformConstraints.map(\.target)),
+            tcMix: b.freeze(tcMix), tcOffset: b.freeze(tcOffset),
+            tcLocal: b.freeze(data.transformConstraints.map { $0.local ? 1 : 0 }),
+            tcRelative: b.freeze(data.transformConstraints.map { $0.relative ? 1 : 0 }),
+            pathSetup: b.freeze(
+                data.pathConstraints.flatMap { [$0.position, $0.spacing, $0.mixRotate, $0.mixX, $0.mixY] }),
+            physicsSetup: b.freeze(physicsSetup), physicsGlobal: b.freeze(physicsGlobal),
+            physicsBone: b.freeze(data.physicsConstraints.map(\.bone)),
+            attKind: b.freeze(attKind), attVertexStart: b.freeze(attVertexStart),
+            attVertexFloats: b.freeze(attVertexFloats), attBoneStart: b.freeze(attBoneStart),
+            attBoneCount: b.freeze(attBoneCount), attWorldLength: b.freeze(attWorldLength),
+            attTimeline: b.freeze(attTimeline), attFirstFrame: b.freeze(attFirstFrame),
+            attFrameCount: b.freeze(attFrameCount), attSequenceSetup: b.freeze(attSequenceSetup),
+            attSequenceCount: b.freeze(attSequenceCount),
+            vertexPool: b.freeze(vertexPool), bonePool: b.freeze(bonePool), frameOffsets: b.freeze(frameOffsets),
+            animDuration: b.freeze(animDuration), animTimelineStart: b.freeze(animTimelineStart),
+            animTimelineCount: b.freeze(animTimelineCount), timelines: b.freeze(timelines),
+            framePool: b.freeze(framePool), curvePool: b.freeze(curvePool), intPool: b.freeze(intPool),
+            keyPool: b.freeze(keyPool),
+            planOpStart: b.freeze(planOpStart), planOpCount: b.freeze(planOpCount), ops: b.freeze(ops),
+            planBoneActive: b.freeze(planBoneActive), planIKActive: b.freeze(planIK),
+            planTransformActive: b.freeze(planTC), planPathActive: b.freeze(planPath),
+            planPhysicsActive: b.freeze(planPhysics), planAttachment: b.freeze(planAttachment))
+    }
+
+    /// Floats a vertex attachment's deform buffer holds: an offset per influence when weighted,
+    /// a position per vertex otherwise.
+    static func deformLength(_ a: AttachmentData) -> Int {
+        a.bones.isEmpty ? a.vertices.count : a.vertices.count / 3 * 2
+    }
+
+    /// The key of (slot, interned attachment name), nil when no skin, setup or timeline pairs them.
+    public func key(slot: Int32, name: Int32) -> Int32? {
+        keyIndex[Int64(slot) << 32 | Int64(name)]
+    }
+
+    /// The plan index of a skin (-1 or nil = no skin).
+    public func plan(skin: Int32?) -> Int32 {
+        guard let skin, skin >= 0, Int(skin) < data.skins.count else { return 0 }
+        return skin + 1
+    }
+
+    /// The attachment plan `plan` resolves for (slot, name), -1 when none.
+    public func attachment(plan: Int32, slot: Int32, name: Int32) -> Int32 {
+        guard let k = key(slot: slot, name: name), plan >= 0, Int(plan) < planCount else { return -1 }
+        return tables.planAttachment[Int(plan) * tables.keyCount + Int(k)]
+    }
+
+    /// Whether `bone` is updated under `plan` (bones that need a skin the plan lacks are not).
+    public func isBoneActive(plan: Int32, bone: Int) -> Bool {
+        guard plan >= 0, Int(plan) < planCount, bone >= 0, bone < boneCount else { return false }
+        return tables.planBoneActive[Int(plan) * boneCount + bone] != 0
+    }
+
+    /// The update program of a plan as readable steps, e.g. `["bone root", "ik aim", ...]`.
+    public func describeProgram(plan: Int32) -> [String] {
+        guard plan >= 0, Int(plan) < planCount else { return [] }
+        return programs[Int(plan)].ops.map { op in
+            let i = Int(op.index)
+            switch op.kind {
+            case .bone: return "bone \(data.bones[i].name)"
+            case .ik: return "ik \(data.ikConstraints[i].name)"
+            case .transform: return "transform \(data.transformConstraints[i].name)"
+            case .path: return "path \(data.pathConstraints[i].name)"
+            case .physics: return "physics \(data.physicsConstraints[i].name)"
+            }
+        }
+    }
+}
+
+extension RigTables {
+    @inline(__always)
+    func attachmentKind(_ a: Int) -> AttachmentKind { AttachmentKind(rawValue: attKind[a]) ?? .point }
+}

@@ -1,0 +1,68 @@
+import BoneworkFormat
+
+/// A copy of one instance's pose in data order, for inspection, traces and tests (allocates;
+/// not for per-frame use).
+public struct InstancePose: Equatable, Sendable {
+    /// Per bone: [a, b, c, d, worldX, worldY].
+    public var bones: [[Float]]
+    /// Per bone: the local pose [x, y, rotation, scaleX, scaleY, shearX, shearY].
+    public var local: [[Float]]
+    /// Per slot: the attachment's name, nil when none.
+    public var attachments: [String?]
+    /// Per slot: [r, g, b, a].
+    public var colors: [[Float]]
+    /// Per slot: [r, g, b] of the dark colour.
+    public var darkColors: [[Float]]
+    /// Slot indices in draw order.
+    public var drawOrder: [Int]
+    /// Per slot: world vertices of a region (8 floats: BR, BL, UL, UR) or mesh attachment, else nil.
+    public var vertices: [[Float]?]
+    /// Bones the instance's skin leaves inactive.
+    public var inactiveBones: [Int]
+}
+
+extension Batch {
+    /// A copy of row `row`'s pose (world vertices as of the last vertex pass).
+    public func pose(row: Int) -> InstancePose {
+        let cols = columns()
+        let r = cols.rows(row)
+        let t = rig.tables
+        let data = self.data
+        var pose = InstancePose(
+            bones: [], local: [], attachments: [], colors: [], darkColors: [], drawOrder: [], vertices: [],
+            inactiveBones: [])
+        let plan = cols.plan[row]
+        for k in 0..<t.boneCount {
+            let i = r.bone(k)
+            pose.bones.append([cols.a[i], cols.b[i], cols.c[i], cols.d[i], cols.worldX[i], cols.worldY[i]])
+            pose.local.append([
+                cols.x[i], cols.y[i], cols.rotation[i], cols.scaleX[i], cols.scaleY[i], cols.shearX[i], cols.shearY[i],
+            ])
+            if !rig.isBoneActive(plan: plan, bone: k) { pose.inactiveBones.append(k) }
+        }
+        for s in 0..<t.slotCount {
+            let i = r.slot(s)
+            let attachment = Int(cols.attachment[i])
+            pose.attachments.append(attachment >= 0 ? data.attachments[attachment].name : nil)
+            pose.colors.append([cols.colorR[i], cols.colorG[i], cols.colorB[i], cols.colorA[i]])
+            pose.darkColors.append([cols.darkR[i], cols.darkG[i], cols.darkB[i]])
+            pose.drawOrder.append(Int(cols.drawOrder[r.drawOrder + s]))
+            var vertices: [Float]? = nil
+            if attachment >= 0 {
+                let start = r.vertices + Int(t.slotVertexOffset[s])
+                let capacity = Int(t.slotVertexOffset[s + 1] - t.slotVertexOffset[s])
+                let count: Int
+                switch data.attachments[attachment].kind {
+                case .region: count = 8
+                case .mesh: count = Int(data.attachments[attachment].worldVerticesLength)
+                default: count = -1
+                }
+                if count >= 0 && count <= capacity {
+                    vertices = Array(UnsafeBufferPointer(start: cols.vertices + start, count: count))
+                }
+            }
+            pose.vertices.append(vertices)
+        }
+        return pose
+    }
+}

@@ -1,0 +1,160 @@
+import BoneworkFormat
+
+/// Resetting one instance to the setup pose, and the slot attachment rule every system shares.
+enum SetupPose {
+    /// The state a freshly created instance has before anything is applied: local pose and
+    /// constraints from setup, applied pose zero, world transforms the identity (bones a skin
+    /// leaves inactive keep it), slot colours white / dark black, no attachments, setup draw order.
+    static func initialize(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows) {
+        for k in 0..<rig.boneCount {
+            let i = r.bone(k)
+            cols.ax[i] = 0
+            cols.ay[i] = 0
+            cols.arotation[i] = 0
+            cols.ascaleX[i] = 0
+            cols.ascaleY[i] = 0
+            cols.ashearX[i] = 0
+            cols.ashearY[i] = 0
+            cols.a[i] = 1
+            cols.b[i] = 0
+            cols.c[i] = 0
+            cols.d[i] = 1
+            cols.worldX[i] = 0
+            cols.worldY[i] = 0
+        }
+        for s in 0..<rig.slotCount {
+            let i = r.slot(s)
+            cols.colorR[i] = 1
+            cols.colorG[i] = 1
+            cols.colorB[i] = 1
+            cols.colorA[i] = 1
+            cols.darkR[i] = 0
+            cols.darkG[i] = 0
+            cols.darkB[i] = 0
+            cols.attachment[i] = -1
+            cols.attachmentState[i] = 0
+            cols.sequenceIndex[i] = 0
+            cols.deformLength[i] = 0
+            cols.frame[i] = -1
+        }
+        for p in 0..<rig.physicsCount {
+            for f in PhysicsField.ux..<PhysicsField.count {
+                cols.physics[f &* cols.physicsFieldStride &+ r.physics(p)] = 0
+            }
+            cols.physicsReset[r.physics(p)] = 1
+        }
+        cols.time[r.instance] = 0
+        cols.skeletonX[r.instance] = 0
+        cols.skeletonY[r.instance] = 0
+        cols.skeletonScaleX[r.instance] = 1
+        cols.skeletonScaleY[r.instance] = 1
+        cols.stateTimeScale[r.instance] = 1
+        cols.unkeyedState[r.instance] = 0
+        cols.plan[r.instance] = 0
+        for t in 0..<cols.trackCount { cols.tracks.animation[r.track(t)] = -1 }
+        setBones(cols, rig, r)
+        setSlots(cols, rig, r)
+    }
+
+    /// Local pose, inherit modes and constraint values from setup.
+    static func setBones(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows) {
+        for k in 0..<rig.boneCount {
+            let i = r.bone(k)
+            let s = rig.boneSetup + k &* 7
+            cols.x[i] = s[0]
+            cols.y[i] = s[1]
+            cols.rotation[i] = s[2]
+            cols.scaleX[i] = s[3]
+            cols.scaleY[i] = s[4]
+            cols.shearX[i] = s[5]
+            cols.shearY[i] = s[6]
+            cols.inherit[i] = rig.boneInherit[k]
+        }
+        for k in 0..<rig.ikCount {
+            let i = r.ik(k)
+            cols.ikMix[i] = rig.ikMix[k]
+            cols.ikSoftness[i] = rig.ikSoftness[k]
+            cols.ikBend[i] = rig.ikBend[k]
+            cols.ikCompress[i] = Int32(rig.ikCompress[k])
+            cols.ikStretch[i] = Int32(rig.ikStretch[k])
+        }
+        for k in 0..<rig.transformCount {
+            let i = r.transform(k)
+            let m = rig.tcMix + k &* 6
+            cols.tcMixRotate[i] = m[0]
+            cols.tcMixX[i] = m[1]
+            cols.tcMixY[i] = m[2]
+            cols.tcMixScaleX[i] = m[3]
+            cols.tcMixScaleY[i] = m[4]
+            cols.tcMixShearY[i] = m[5]
+        }
+        for k in 0..<rig.pathCount {
+            let i = r.path(k)
+            let p = rig.pathSetup + k &* 5
+            cols.pathPosition[i] = p[0]
+            cols.pathSpacing[i] = p[1]
+            cols.pathMixRotate[i] = p[2]
+            cols.pathMixX[i] = p[3]
+            cols.pathMixY[i] = p[4]
+        }
+        for k in 0..<rig.physicsCount {
+            let i = r.physics(k)
+            for f in 0...PhysicsField.mix {
+                cols.physics[f &* cols.physicsFieldStride &+ i] = rig.physicsSetup[k &* 7 &+ f]
+            }
+        }
+    }
+
+    /// Setup draw order, colours and attachments (looked up through the instance's plan).
+    static func setSlots(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows) {
+        let plan = Int(cols.plan[r.instance])
+        for s in 0..<rig.slotCount {
+            cols.drawOrder[r.drawOrder &+ s] = Int32(s)
+            let i = r.slot(s)
+            let color = rig.slotColor + s &* 4
+            cols.colorR[i] = color[0]
+            cols.colorG[i] = color[1]
+            cols.colorB[i] = color[2]
+            cols.colorA[i] = color[3]
+            if rig.slotHasDark[s] != 0 {
+                let dark = rig.slotDark + s &* 3
+                cols.darkR[i] = dark[0]
+                cols.darkG[i] = dark[1]
+                cols.darkB[i] = dark[2]
+            }
+            let key = rig.slotSetupKey[s]
+            if key >= 0 {
+                // A named setup attachment is always set afresh (deform and sequence reset).
+                cols.attachment[i] = -1
+                setAttachment(cols, rig, slotRow: i, rig.planAttachment[plan &* rig.keyCount &+ Int(key)])
+            } else {
+                setAttachment(cols, rig, slotRow: i, -1)
+            }
+        }
+    }
+
+    /// Shows `attachment` (-1 = none) in a slot. Changing it resets the sequence frame, and the
+    /// deform buffer unless both are vertex attachments deformed by the same timelines.
+    @inline(__always)
+    static func setAttachment(_ cols: BatchColumns, _ rig: RigTables, slotRow i: Int, _ attachment: Int32) {
+        let old = cols.attachment[i]
+        if old == attachment { return }
+        if attachment < 0 || old < 0 || !isVertexAttachment(rig.attachmentKind(Int(attachment)))
+            || !isVertexAttachment(rig.attachmentKind(Int(old)))
+            || rig.attTimeline[Int(attachment)] != rig.attTimeline[Int(old)]
+        {
+            cols.deformLength[i] = 0
+            cols.frame[i] = -1
+        }
+        cols.attachment[i] = attachment
+        cols.sequenceIndex[i] = -1
+    }
+
+    @inline(__always)
+    static func isVertexAttachment(_ kind: AttachmentKind) -> Bool {
+        switch kind {
+        case .mesh, .boundingBox, .path, .clipping: return true
+        case .region, .point: return false
+        }
+    }
+}

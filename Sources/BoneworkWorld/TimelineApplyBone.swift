@@ -1,0 +1,139 @@
+import BoneworkFormat
+
+/// Bone timelines: rotate, translate(X/Y), scale(X/Y), shear(X/Y) and inherit, writing the
+/// local pose.
+extension TimelineApply {
+    static func applyBone(
+        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, time: Float,
+        alpha: Float, blend: MixBlend, direction: MixDirection
+    ) {
+        let bone = Int(t.target)
+        guard ctx.boneActive[bone] != 0 else { return }
+        let i = ctx.r.bone(bone)
+        let setup = rig.boneSetup + bone &* 7
+        let keys = TimelineKeys(t, rig)
+        switch t.kind {
+        case .rotate:
+            cols.rotation[i] = keys.relativeValue(time, alpha, blend, current: cols.rotation[i], setup: setup[2])
+        case .translateX:
+            cols.x[i] = keys.relativeValue(time, alpha, blend, current: cols.x[i], setup: setup[0])
+        case .translateY:
+            cols.y[i] = keys.relativeValue(time, alpha, blend, current: cols.y[i], setup: setup[1])
+        case .shearX:
+            cols.shearX[i] = keys.relativeValue(time, alpha, blend, current: cols.shearX[i], setup: setup[5])
+        case .shearY:
+            cols.shearY[i] = keys.relativeValue(time, alpha, blend, current: cols.shearY[i], setup: setup[6])
+        case .scaleX:
+            cols.scaleX[i] = keys.scaleValue(
+                time, alpha, blend, direction, current: cols.scaleX[i], setup: setup[3])
+        case .scaleY:
+            // The reference passes the bone's scaleX as the current value here; kept for parity
+            // (it only shows when mixing or adding).
+            cols.scaleY[i] = keys.scaleValue(
+                time, alpha, blend, direction, current: cols.scaleX[i], setup: setup[4])
+        case .translate:
+            applyPair(keys, time, alpha, blend, x: cols.x + i, y: cols.y + i, setupX: setup[0], setupY: setup[1])
+        case .shear:
+            applyPair(
+                keys, time, alpha, blend, x: cols.shearX + i, y: cols.shearY + i, setupX: setup[5], setupY: setup[6])
+        case .scale:
+            applyScale(keys, time, alpha, blend, direction, cols: cols, i: i, setupX: setup[3], setupY: setup[4])
+        case .inherit:
+            let setupInherit = rig.boneInherit[bone]
+            if direction == .mixOut {
+                if blend == .setup { cols.inherit[i] = setupInherit }
+                return
+            }
+            if time < keys.firstTime {
+                if blend == .setup || blend == .first { cols.inherit[i] = setupInherit }
+                return
+            }
+            let raw = keys.frames[keys.search(time) &+ 1]
+            cols.inherit[i] = raw >= 0 && raw <= 4 ? UInt8(raw) : Inherit.normal.rawValue
+        default:
+            break
+        }
+    }
+
+    /// Both values of a two-value key (translate, shear) at `time`, with the key's curve.
+    @inline(__always)
+    private static func pair(_ keys: TimelineKeys, _ time: Float) -> (Float, Float) {
+        let i = keys.search(time)
+        let curve = keys.curveType(i)
+        if curve == TimelineKeys.CurveKind.linear {
+            let before = keys.frames[i]
+            var x = keys.frames[i &+ 1]
+            var y = keys.frames[i &+ 2]
+            let t = (time - before) / (keys.frames[i &+ 3] - before)
+            x += (keys.frames[i &+ 4] - x) * t
+            y += (keys.frames[i &+ 5] - y) * t
+            return (x, y)
+        }
+        return (keys.value(time, key: i, value: 1, curve: curve), keys.value(time, key: i, value: 2, curve: curve))
+    }
+
+    /// Translate and shear: values relative to setup.
+    @inline(__always)
+    private static func applyPair(
+        _ keys: TimelineKeys, _ time: Float, _ alpha: Float, _ blend: MixBlend, x px: UnsafeMutablePointer<Float>,
+        y py: UnsafeMutablePointer<Float>, setupX: Float, setupY: Float
+    ) {
+        if time < keys.firstTime {
+            switch blend {
+            case .setup:
+                px.pointee = setupX
+                py.pointee = setupY
+            case .first:
+                px.pointee += (setupX - px.pointee) * alpha
+                py.pointee += (setupY - py.pointee) * alpha
+            default:
+                break
+            }
+            return
+        }
+        let (x, y) = pair(keys, time)
+        switch blend {
+        case .setup:
+            px.pointee = setupX + x * alpha
+            py.pointee = setupY + y * alpha
+        case .first, .replace:
+            px.pointee += (setupX + x - px.pointee) * alpha
+            py.pointee += (setupY + y - py.pointee) * alpha
+        case .add:
+            px.pointee += x * alpha
+            py.pointee += y * alpha
+        }
+    }
+
+    /// Scale: keyed as factors of setup.
+    @inline(__always)
+    private static func applyScale(
+        _ keys: TimelineKeys, _ time: Float, _ alpha: Float, _ blend: MixBlend, _ direction: MixDirection,
+        cols: BatchColumns, i: Int, setupX: Float, setupY: Float
+    ) {
+        if time < keys.firstTime {
+            switch blend {
+            case .setup:
+                cols.scaleX[i] = setupX
+                cols.scaleY[i] = setupY
+            case .first:
+                cols.scaleX[i] += (setupX - cols.scaleX[i]) * alpha
+                cols.scaleY[i] += (setupY - cols.scaleY[i]) * alpha
+            default:
+                break
+            }
+            return
+        }
+        var (x, y) = pair(keys, time)
+        x *= setupX
+        y *= setupY
+        if alpha == 1 && blend == .add {
+            // Added as current + (value - setup), not (current + value) - setup as one-value scales do.
+            cols.scaleX[i] += x - setupX
+            cols.scaleY[i] += y - setupY
+            return
+        }
+        cols.scaleX[i] = TimelineKeys.scale(x, alpha, blend, direction, current: cols.scaleX[i], setup: setupX)
+        cols.scaleY[i] = TimelineKeys.scale(y, alpha, blend, direction, current: cols.scaleY[i], setup: setupY)
+    }
+}

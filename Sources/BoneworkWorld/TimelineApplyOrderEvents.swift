@@ -1,0 +1,63 @@
+import BoneworkFormat
+
+/// Draw order and event timelines.
+extension TimelineApply {
+    static func applyDrawOrder(
+        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, time: Float,
+        blend: MixBlend, direction: MixDirection
+    ) {
+        let order = cols.drawOrder + ctx.r.drawOrder
+        let slotCount = rig.slotCount
+        @inline(__always) func setup() {
+            for s in 0..<slotCount { order[s] = Int32(s) }
+        }
+        if direction == .mixOut {
+            if blend == .setup { setup() }
+            return
+        }
+        let keys = TimelineKeys(t, rig)
+        if time < keys.firstTime {
+            if blend == .setup || blend == .first { setup() }
+            return
+        }
+        let key = rig.intPool + (Int(t.values) &+ keys.search(time) &* slotCount)
+        if slotCount == 0 || key[0] < 0 {
+            setup()
+        } else {
+            order.update(from: key, count: slotCount)
+        }
+    }
+
+    /// Collects the event keys in (lastTime, time]; when the animation looped (lastTime > time),
+    /// the keys after lastTime come first, then those from the start.
+    static func applyEvents(
+        _ t: CompiledTimeline, _ rig: RigTables, lastTime lastIn: Float, time: Float, into fired: inout FiredKeys
+    ) {
+        let keys = TimelineKeys(t, rig)
+        let frameCount = Int(t.frameCount)
+        var lastTime = lastIn
+        if lastTime > time {
+            applyEvents(t, rig, lastTime: lastTime, time: .greatestFiniteMagnitude, into: &fired)
+            lastTime = -1
+        } else if lastTime >= keys.frames[frameCount &- 1] {
+            return
+        }
+        if time < keys.firstTime { return }
+        var i: Int
+        if lastTime < keys.firstTime {
+            i = 0
+        } else {
+            i = keys.search(lastTime) &+ 1
+            let frameTime = keys.frames[i]
+            // Several keys on one time fire together.
+            while i > 0 {
+                if keys.frames[i &- 1] != frameTime { break }
+                i &-= 1
+            }
+        }
+        while i < frameCount && time >= keys.frames[i] {
+            fired.append(key: t.values &+ Int32(i), time: keys.frames[i])
+            i &+= 1
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import BoneworkFormat
+import Foundation
+
+/// Transform constraints: move the constrained bones' rotation, translation, scale and shear
+/// towards the target bone's, by the mix of each channel. Four variants: world or local space,
+/// absolute or relative to the bone's own pose. Float operations follow the reference.
+enum TransformConstraintSolver {
+    private static let pi = SpineMath.pi
+    private static let pi2 = SpineMath.pi2
+    private static let degRad = SpineMath.degRad
+
+    static func solve(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int) {
+        let ci = r.transform(k)
+        let mix = Mixes(
+            rotate: cols.tcMixRotate[ci], x: cols.tcMixX[ci], y: cols.tcMixY[ci], scaleX: cols.tcMixScaleX[ci],
+            scaleY: cols.tcMixScaleY[ci], shearY: cols.tcMixShearY[ci])
+        if mix.rotate == 0 && mix.x == 0 && mix.y == 0 && mix.scaleX == 0 && mix.scaleY == 0 && mix.shearY == 0 {
+            return
+        }
+        let o = rig.tcOffset + k &* 6
+        let offsets = Mixes(rotate: o[0], x: o[1], y: o[2], scaleX: o[3], scaleY: o[4], shearY: o[5])
+        let target = Int(rig.tcTarget[k])
+        let bones = UnsafeBufferPointer(start: rig.tcBones + Int(rig.tcBoneStart[k]), count: Int(rig.tcBoneCount[k]))
+        if rig.tcLocal[k] != 0 {
+            if rig.tcRelative[k] != 0 {
+                relativeLocal(cols, rig, r, target, bones, mix, offsets)
+            } else {
+                absoluteLocal(cols, rig, r, target, bones, mix, offsets)
+            }
+        } else {
+            if rig.tcRelative[k] != 0 {
+                relativeWorld(cols, rig, r, target, bones, mix, offsets)
+            } else {
+                absoluteWorld(cols, rig, r, target, bones, mix, offsets)
+            }
+        }
+    }
+
+    /// One value per channel: the constraint's mixes, or its offsets.
+    struct Mixes {
+        var rotate: Float
+        var x: Float
+        var y: Float
+        var scaleX: Float
+        var scaleY: Float
+        var shearY: Float
+    }
+
+    @inline(__always)
+    private static func wrapRadians(_ r: Float) -> Float {
+        if r > pi { return r - pi2 }
+        if r < -pi { return r + pi2 }
+        return r
+    }
+
+    /// Wraps degrees into (-180, 180] the way the reference does (ceil of a float/double mix).
+    @inline(__always)
+    private static func wrapDegrees(_ r: Float) -> Float {
+        r - Foundation.ceil(Float(Double(r / 360) - 0.5)) * 360
+    }
+
+    private static func absoluteWorld(
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
+        _ mix: Mixes, _ offset: Mixes
+    ) {
+        let translate = mix.x != 0 || mix.y != 0
+        let t = r.bone(target)
+        let ta = cols.a[t]
+        let tb = cols.b[t]
+        let tc = cols.c[t]
+        let td = cols.d[t]
+        let degRadReflect = ta * td - tb * tc > 0 ? degRad : -degRad
+        let offsetRotation = offset.rotate * degRadReflect
+        let offsetShearY = offset.shearY * degRadReflect
+        for bone in bones {
+            let k = Int(bone)
+            let i = r.bone(k)
+            if mix.rotate != 0 {
+                let a = cols.a[i]
+                let b = cols.b[i]
+                let c = cols.c[i]
+                let d = cols.d[i]
+                var rr = wrapRadians(SpineMath.atan2(tc, ta) - SpineMath.atan2(c, a) + offsetRotation)
+                rr *= mix.rotate
+                let cosine = SpineMath.cos(rr)
+                let sine = SpineMath.sin(rr)
+                cols.a[i] = cosine * a - sine * c
+                cols.b[i] = cosine * b - sine * d
+                cols.c[i] = sine * a + cosine * c
+                cols.d[i] = sine * b + cosine * d
+            }
+            if translate {
+                let tx = offset.x * ta + offset.y * tb + cols.worldX[t]
+                let ty = offset.x * tc + offset.y * td + cols.worldY[t]
+                cols.worldX[i] += (tx - cols.worldX[i]) * mix.x
+                cols.worldY[i] += (ty - cols.worldY[i]) * mix.y
+            }
+            if mix.scaleX > 0 {
+                var s = (cols.a[i] * cols.a[i] + cols.c[i] * cols.c[i]).squareRoot()
+                if s != 0 { s = (s + ((ta * ta + tc * tc).squareRoot() - s + offset.scaleX) * mix.scaleX) / s }
+                cols.a[i] *= s
+                cols.c[i] *= s
+            }
+            if mix.scaleY > 0 {
+                var s = (cols.b[i] * cols.b[i] + cols.d[i] * cols.d[i]).squareRoot()
+                if s != 0 { s = (s + ((tb * tb + td * td).squareRoot() - s + offset.scaleY) * mix.scaleY) / s }
+                cols.b[i] *= s
+                cols.d[i] *= s
+            }
+            if mix.shearY > 0 {
+                let b = cols.b[i]
+                let d = cols.d[i]
+                let by = SpineMath.atan2(d, b)
+                var rr = wrapRadians(
+                    SpineMath.atan2(td, tb) - SpineMath.atan2(tc, ta) - (by - SpineMath.atan2(cols.c[i], cols.a[i])))
+                rr = by + (rr + offsetShearY) * mix.shearY
+                let s = (b * b + d * d).squareRoot()
+                cols.b[i] = SpineMath.cos(rr) * s
+                cols.d[i] = SpineMath.sin(rr) * s
+            }
+            BoneTransform.updateApplied(cols, rig, r, bone: k)
+        }
+    }
+
+    private static func relativeWorld(
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
+        _ mix: Mixes, _ offset: Mixes
+    ) {
+        let translate = mix.x != 0 || mix.y != 0
+        let t = r.bone(target)
+        let ta = cols.a[t]
+        let tb = cols.b[t]
+        let tc = cols.c[t]
+        let td = cols.d[t]
+        let degRadReflect = ta * td - tb * tc > 0 ? degRad : -degRad
+        let offsetRotation = offset.rotate * degRadReflect
+        let offsetShearY = offset.shearY * degRadReflect
+        for bone in bones {
+            let k = Int(bone)
+            let i = r.bone(k)
+            if mix.rotate != 0 {
+                let a = cols.a[i]
+                let b = cols.b[i]
+                let c = cols.c[i]
+                let d = cols.d[i]
+                var rr = wrapRadians(SpineMath.atan2(tc, ta) + offsetRotation)
+                rr *= mix.rotate
+                let cosine = SpineMath.cos(rr)
+                let sine = SpineMath.sin(rr)
+                cols.a[i] = cosine * a - sine * c
+                cols.b[i] = cosine * b - sine * d
+                cols.c[i] = sine * a + cosine * c
+                cols.d[i] = sine * b + cosine * d
+            }
+            if translate {
+                let tx = offset.x * ta + offset.y * tb + cols.worldX[t]
+                let ty = offset.x * tc + offset.y * td + cols.worldY[t]
+                cols.worldX[i] += tx * mix.x
+                cols.worldY[i] += ty * mix.y
+            }
+            if mix.scaleX != 0 {
+                let s = ((ta * ta + tc * tc).squareRoot() - 1 + offset.scaleX) * mix.scaleX + 1
+                cols.a[i] *= s
+                cols.c[i] *= s
+            }
+            if mix.scaleY != 0 {
+                let s = ((tb * tb + td * td).squareRoot() - 1 + offset.scaleY) * mix.scaleY + 1
+                cols.b[i] *= s
+                cols.d[i] *= s
+            }
+            if mix.shearY > 0 {
+                let rr = wrapRadians(SpineMath.atan2(td, tb) - SpineMath.atan2(tc, ta))
+                let b = cols.b[i]
+                let d = cols.d[i]
+                let r2 = SpineMath.atan2(d, b) + (rr - pi / 2 + offsetShearY) * mix.shearY
+                let s = (b * b + d * d).squareRoot()
+                cols.b[i] = SpineMath.cos(r2) * s
+                cols.d[i] = SpineMath.sin(r2) * s
+            }
+            BoneTransform.updateApplied(cols, rig, r, bone: k)
+        }
+    }
+
+    private static func absoluteLocal(
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
+        _ mix: Mixes, _ offset: Mixes
+    ) {
+        let t = r.bone(target)
+        for bone in bones {
+            let k = Int(bone)
+            let i = r.bone(k)
+            var rotation = cols.arotation[i]
+            if mix.rotate != 0 {
+                let rr = wrapDegrees(cols.arotation[t] - rotation + offset.rotate)
+                rotation += rr * mix.rotate
+            }
+            var x = cols.ax[i]
+            var y = cols.ay[i]
+            x += (cols.ax[t] - x + offset.x) * mix.x
+            y += (cols.ay[t] - y + offset.y) * mix.y
+            var scaleX = cols.ascaleX[i]
+            var scaleY = cols.ascaleY[i]
+            // As in the reference, the mixed scale is divided by the bone's own scale.
+            if mix.scaleX != 0 && scaleX != 0 {
+                scaleX = (scaleX + (cols.ascaleX[t] - scaleX + offset.scaleX) * mix.scaleX) / scaleX
+            }
+            if mix.scaleY != 0 && scaleY != 0 {
+                scaleY = (scaleY + (cols.ascaleY[t] - scaleY + offset.scaleY) * mix.scaleY) / scaleY
+            }
+            let shearY = cols.ashearY[i]
+            if mix.shearY != 0 {
+                // As in the reference, the shear mix lands in the local pose, not the applied one.
+                let rr = wrapDegrees(cols.ashearY[t] - shearY + offset.shearY)
+                cols.shearY[i] += rr * mix.shearY
+            }
+            BoneTransform.update(
+                cols, rig, r, bone: k, x: x, y: y, rotation: rotation, scaleX: scaleX, scaleY: scaleY,
+                shearX: cols.ashearX[i], shearY: shearY)
+        }
+    }
+
+    private static func relativeLocal(
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
+        _ mix: Mixes, _ offset: Mixes
+    ) {
+        let t = r.bone(target)
+        for bone in bones {
+            let k = Int(bone)
+            let i = r.bone(k)
+            let rotation = cols.arotation[i] + (cols.arotation[t] + offset.rotate) * mix.rotate
+            let x = cols.ax[i] + (cols.ax[t] + offset.x) * mix.x
+            let y = cols.ay[i] + (cols.ay[t] + offset.y) * mix.y
+            let scaleX = cols.ascaleX[i] * (((cols.ascaleX[t] - 1 + offset.scaleX) * mix.scaleX) + 1)
+            let scaleY = cols.ascaleY[i] * (((cols.ascaleY[t] - 1 + offset.scaleY) * mix.scaleY) + 1)
+            let shearY = cols.ashearY[i] + (cols.ashearY[t] + offset.shearY) * mix.shearY
+            BoneTransform.update(
+                cols, rig, r, bone: k, x: x, y: y, rotation: rotation, scaleX: scaleX, scaleY: scaleY,
+                shearX: cols.ashearX[i], shearY: shearY)
+        }
+    }
+}
