@@ -1,5 +1,6 @@
 import BoneworkFormat
 import BoneworkImage
+import Foundation
 import Testing
 
 @testable import BoneworkRender
@@ -203,5 +204,29 @@ import Testing
             try AtlasTextures(atlas: atlas, images: [Image(width: 2, height: 2, pixels: [1, 2, 3])], context: context)
         }
         #expect(throws: RenderError.self) { try AtlasTextures(atlas: atlas, images: [], context: context) }
+    }
+}
+
+@Suite struct WindowContextTests {
+    /// Without a window system the window context reports a typed error instead of crashing; with
+    /// one, it opens an OpenGL 3.3 core window.
+    @Test func windowOrTypedError() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let hasDisplay = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil
+        let result = Result { () throws(RenderError) -> GLFWWindowContext in
+            try GLFWWindowContext(width: 64, height: 48, title: "bonework test", visible: false)
+        }
+        switch result {
+        case .success(let window):
+            #expect(hasDisplay)
+            #expect(window.isCurrent)
+            let description = GLContext.window(window).rendererDescription
+            #expect(description.contains("3.3") || description.contains("4."))
+        case .failure(.noDisplay(let message)):
+            #expect(!hasDisplay, "a display is set but GLFW reported: \(message)")
+            #expect(!message.isEmpty)
+        case .failure(let error):
+            Issue.record("unexpected error \(error)")
+        }
     }
 }
