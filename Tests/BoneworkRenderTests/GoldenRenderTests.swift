@@ -29,7 +29,10 @@ import Testing
     }
 
     /// Runs the comparison tool; a missing tool or unreadable output is a failure, not a skip.
-    static func compare(_ actual: String, _ reference: String, diff: String) -> Verdict {
+    static func compare(_ actual: String, _ reference: String, diff: String, write image: Image? = nil) -> Verdict {
+        if let image {
+            do { try PNG.write(image, to: actual) } catch { return Verdict(pass: false, summary: "\(error)") }
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", compareTool, "--json", "--diff", diff, actual, reference]
