@@ -27,11 +27,11 @@ case $target in
     json) pattern='*.json'; dict=Tools/Fuzz/json.dict ;;
     binary) pattern='*.skel'; dict= ;;
 esac
-find ../shared/spine-examples -name "$pattern" -size -300k -exec cp {} "$seeds/" \;
+find ../shared/spine-examples -name "$pattern" -size -24k -exec cp {} "$seeds/" \;
 # New interesting inputs go to a scratch folder; only small ones are kept in the repository.
 work=$scratch/work-$target
 mkdir -p "$work"
-"$binary" "$work" "$corpus" "$seeds" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+"$binary" "$work" "$corpus" "$seeds" -max_total_time="$seconds" -max_len=${FUZZ_MAX_LEN:-4096} -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 ${dict:+-dict=$dict} "$@"
 "$binary" -merge=1 "$corpus" "$work" >/dev/null 2>&1 || true
 find "$corpus" -type f -size +8k -delete

@@ -1,6 +1,21 @@
-// `swift run -c release BoneworkBenchmarks <load|pose> [options]`
+import Foundation
+
+// `swift run -c release BoneworkBenchmarks <load|pose> [options]`: each benchmark lives in its
+// own file.
 let arguments = Array(CommandLine.arguments.dropFirst())
-switch arguments.first {
-case "load": try LoadBenchmark.run(Array(arguments.dropFirst()))
-default: print("usage: BoneworkBenchmarks load [EXAMPLES_DIR] [--repeats N]")
+let benchmarks: [String: ([String]) throws -> Void] = [
+    "load": LoadBenchmark.run,
+    "pose": PoseBenchmark.run,
+]
+guard let name = arguments.first, let run = benchmarks[name] else {
+    print("usage: BoneworkBenchmarks <\(benchmarks.keys.sorted().joined(separator: "|"))> [options]")
+    print("  load [EXAMPLES_DIR] [--repeats N]")
+    print(PoseBenchmark.usage)
+    exit(2)
+}
+do {
+    try run(Array(arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("BoneworkBenchmarks: \(error)\n".utf8))
+    exit(1)
 }

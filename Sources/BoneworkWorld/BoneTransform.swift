@@ -27,12 +27,12 @@ enum BoneTransform {
         let sy = cols.skeletonScaleY[r.instance]
         let parent = Int(rig.boneParent[k])
         if parent < 0 {
-            let rx = (rotation + shearX) * degRad
-            let ry = (rotation + 90 + shearY) * degRad
-            cols.a[i] = SpineMath.cos(rx) * scaleX * sx
-            cols.b[i] = SpineMath.cos(ry) * scaleY * sx
-            cols.c[i] = SpineMath.sin(rx) * scaleX * sy
-            cols.d[i] = SpineMath.sin(ry) * scaleY * sy
+            let rx = Trig.sinCos((rotation + shearX) * degRad)
+            let ry = Trig.sinCos((rotation + 90 + shearY) * degRad)
+            cols.a[i] = rx.cos * scaleX * sx
+            cols.b[i] = ry.cos * scaleY * sx
+            cols.c[i] = rx.sin * scaleX * sy
+            cols.d[i] = ry.sin * scaleY * sy
             cols.worldX[i] = x * sx + cols.skeletonX[r.instance]
             cols.worldY[i] = y * sy + cols.skeletonY[r.instance]
             return
@@ -50,12 +50,12 @@ enum BoneTransform {
         var d: Float
         switch cols.inherit[i] {
         case Inherit.onlyTranslation.rawValue:
-            let rx = (rotation + shearX) * degRad
-            let ry = (rotation + 90 + shearY) * degRad
-            a = SpineMath.cos(rx) * scaleX
-            b = SpineMath.cos(ry) * scaleY
-            c = SpineMath.sin(rx) * scaleX
-            d = SpineMath.sin(ry) * scaleY
+            let rx = Trig.sinCos((rotation + shearX) * degRad)
+            let ry = Trig.sinCos((rotation + 90 + shearY) * degRad)
+            a = rx.cos * scaleX
+            b = ry.cos * scaleY
+            c = rx.sin * scaleX
+            d = ry.sin * scaleY
         case Inherit.noRotationOrReflection.rawValue:
             var s = pa * pa + pc * pc
             let prx: Float
@@ -71,20 +71,18 @@ enum BoneTransform {
                 pc = 0
                 prx = 90 - SpineMath.atan2Deg(pd, pb)
             }
-            let rx = (rotation + shearX - prx) * degRad
-            let ry = (rotation + shearY - prx + 90) * degRad
-            let la = SpineMath.cos(rx) * scaleX
-            let lb = SpineMath.cos(ry) * scaleY
-            let lc = SpineMath.sin(rx) * scaleX
-            let ld = SpineMath.sin(ry) * scaleY
+            let rx = Trig.sinCos((rotation + shearX - prx) * degRad)
+            let ry = Trig.sinCos((rotation + shearY - prx + 90) * degRad)
+            let la = rx.cos * scaleX
+            let lb = ry.cos * scaleY
+            let lc = rx.sin * scaleX
+            let ld = ry.sin * scaleY
             a = pa * la - pb * lc
             b = pa * lb - pb * ld
             c = pc * la + pd * lc
             d = pc * lb + pd * ld
         case Inherit.noScale.rawValue, Inherit.noScaleOrReflection.rawValue:
-            let r = rotation * degRad
-            let cosine = SpineMath.cos(r)
-            let sine = SpineMath.sin(r)
+            let (sine, cosine) = Trig.sinCos(rotation * degRad)
             var za = (pa * cosine + pb * sine) / sx
             var zc = (pc * cosine + pd * sine) / sy
             var s = (za * za + zc * zc).squareRoot()
@@ -95,26 +93,26 @@ enum BoneTransform {
             if cols.inherit[i] == Inherit.noScale.rawValue && (pa * pd - pb * pc < 0) != ((sx < 0) != (sy < 0)) {
                 s = -s
             }
-            let zr = halfPi + SpineMath.atan2(zc, za)
-            let zb = SpineMath.cos(zr) * s
-            let zd = SpineMath.sin(zr) * s
-            let shx = shearX * degRad
-            let shy = (90 + shearY) * degRad
-            let la = SpineMath.cos(shx) * scaleX
-            let lb = SpineMath.cos(shy) * scaleY
-            let lc = SpineMath.sin(shx) * scaleX
-            let ld = SpineMath.sin(shy) * scaleY
+            let zr = Trig.sinCos(halfPi + SpineMath.atan2(zc, za))
+            let zb = zr.cos * s
+            let zd = zr.sin * s
+            let shx = Trig.sinCos(shearX * degRad)
+            let shy = Trig.sinCos((90 + shearY) * degRad)
+            let la = shx.cos * scaleX
+            let lb = shy.cos * scaleY
+            let lc = shx.sin * scaleX
+            let ld = shy.sin * scaleY
             a = za * la + zb * lc
             b = za * lb + zb * ld
             c = zc * la + zd * lc
             d = zc * lb + zd * ld
         default:  // normal: the parent's full transform, no skeleton scale on top.
-            let rx = (rotation + shearX) * degRad
-            let ry = (rotation + 90 + shearY) * degRad
-            let la = SpineMath.cos(rx) * scaleX
-            let lb = SpineMath.cos(ry) * scaleY
-            let lc = SpineMath.sin(rx) * scaleX
-            let ld = SpineMath.sin(ry) * scaleY
+            let rx = Trig.sinCos((rotation + shearX) * degRad)
+            let ry = Trig.sinCos((rotation + 90 + shearY) * degRad)
+            let la = rx.cos * scaleX
+            let lb = ry.cos * scaleY
+            let lc = rx.sin * scaleX
+            let ld = ry.sin * scaleY
             cols.a[i] = pa * la + pb * lc
             cols.b[i] = pa * lb + pb * ld
             cols.c[i] = pc * la + pd * lc

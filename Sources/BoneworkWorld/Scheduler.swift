@@ -26,7 +26,17 @@ public enum SystemID: Int, CaseIterable, Sendable {
 /// The last `capacity` frames' timings are kept in a ring buffer (nanoseconds per system, summed
 /// over batches) together with the number of instances the frame posed.
 public final class Scheduler {
+    /// What the timings measure.
+    public enum Clock: Sendable {
+        /// Elapsed (monotonic) time: what a frame costs, including time the thread waited for a core.
+        case wall
+        /// CPU time of the running thread: what the systems cost, not counting time the thread
+        /// was descheduled (steadier on a busy machine; a system call per reading).
+        case threadCPU
+    }
+
     public let capacity: Int
+    public let clock: Clock
     /// capacity * SystemID.count nanosecond values.
     private let timings: UnsafeMutablePointer<UInt64>
     private let instanceCounts: UnsafeMutablePointer<Int>
@@ -35,8 +45,9 @@ public final class Scheduler {
     /// Which systems run (all by default); a benchmark may switch some off.
     public var enabled: Set<SystemID> = Set(SystemID.allCases)
 
-    public init(capacity: Int = 256) {
+    public init(capacity: Int = 256, clock: Clock = .wall) {
         self.capacity = max(1, capacity)
+        self.clock = clock
         let n = self.capacity * SystemID.count
         timings = .allocate(capacity: n)
         timings.initialize(repeating: 0, count: n)
@@ -66,28 +77,28 @@ public final class Scheduler {
             let rig = batch.rig.tables
             let range = 0..<batch.count
             instances += batch.count
-            var t0 = Self.now()
+            var t0 = now()
             if runState {
                 AnimationStateSystem.update(cols, rig, range: range, delta: delta, events: &batch.events)
             }
-            var t1 = Self.now()
+            var t1 = now()
             row[SystemID.animationState.rawValue] &+= t1 &- t0
             if runApply {
                 let scratch = FiredKeys(keys: batch.firedKeys, times: batch.firedTimes, capacity: batch.firedCapacity)
                 AnimationApplySystem.apply(cols, rig, range: range, events: &batch.events, scratch: scratch)
             }
-            t0 = Self.now()
+            t0 = now()
             row[SystemID.timelineApply.rawValue] &+= t0 &- t1
             // The skeleton clock (read by physics) advances between apply and world transforms.
             for i in range { cols.time[i] += delta }
             if runPose { PoseSystem.update(cols, rig, range: range) }
-            t1 = Self.now()
+            t1 = now()
             row[SystemID.pose.rawValue] &+= t1 &- t0
             if runSlots { SlotSystem.update(cols, rig, range: range) }
-            t0 = Self.now()
+            t0 = now()
             row[SystemID.slots.rawValue] &+= t0 &- t1
             if runVertices { VertexSystem.update(cols, rig, range: range) }
-            t1 = Self.now()
+            t1 = now()
             row[SystemID.vertices.rawValue] &+= t1 &- t0
         }
         instanceCounts[slot] = instances
@@ -107,11 +118,11 @@ public final class Scheduler {
         return instanceCounts[(frames - 1 - back) % capacity]
     }
 
-    /// Monotonic time in nanoseconds.
+    /// The current reading of `clock`, in nanoseconds.
     @inline(__always)
-    static func now() -> UInt64 {
+    func now() -> UInt64 {
         var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
+        clock_gettime(clock == .wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 }

@@ -1,0 +1,51 @@
+import BoneworkFormat
+
+/// Sine and cosine of one float angle together, evaluated in double precision and rounded to
+/// float: the values `SpineMath.sin` / `SpineMath.cos` give (libm in double, rounded), at a
+/// fraction of the cost of two libm calls. World transforms need two such pairs per bone.
+///
+/// The angle is reduced to [-π/4, π/4] by a three-part π/2 (exact products for the angles a
+/// skeleton uses), then classic minimax polynomials give sin and cos to about one double ulp,
+/// far below float rounding; `TrigTests` checks the results against libm over millions of
+/// angles. Angles too large for the reduction fall back to libm.
+enum Trig {
+    // π/2 split so that k * part is exact for |k| < 2^20.
+    private static let pio2Hi: Double = 1.57079632673412561417e+00
+    private static let pio2Mid: Double = 6.07710050630396597660e-11
+    private static let pio2Lo: Double = 2.02226624879595063154e-21
+    private static let twoOverPi: Double = 6.36619772367581382433e-01
+
+    // sin(r) = r + r^3 * (s1 + r^2 * (s2 + ...)) on |r| <= π/4.
+    private static let s1: Double = -1.66666666666666324348e-01
+    private static let s2: Double = 8.33333333332248946124e-03
+    private static let s3: Double = -1.98412698298579493134e-04
+    private static let s4: Double = 2.75573137070700676789e-06
+    private static let s5: Double = -2.50507602534068634195e-08
+    private static let s6: Double = 1.58969099521155010221e-10
+    // cos(r) = 1 - r^2 / 2 + r^4 * (c1 + r^2 * (c2 + ...)) on |r| <= π/4.
+    private static let c1: Double = 4.16666666666666019037e-02
+    private static let c2: Double = -1.38888888888741095749e-03
+    private static let c3: Double = 2.48015872894767294178e-05
+    private static let c4: Double = -2.75573143513906633035e-07
+    private static let c5: Double = 2.08757232129817482790e-09
+    private static let c6: Double = -1.13596475577881948265e-11
+
+    @inline(__always)
+    static func sinCos(_ x: Float) -> (sin: Float, cos: Float) {
+        let d = Double(x)
+        guard abs(d) < 1.0e5 else { return (SpineMath.sin(x), SpineMath.cos(x)) }  // also NaN
+        let k = (d * twoOverPi).rounded(.toNearestOrEven)
+        let r = ((d - k * pio2Hi) - k * pio2Mid) - k * pio2Lo
+        let z = r * r
+        let sinR = r + r * z * (s1 + z * (s2 + z * (s3 + z * (s4 + z * (s5 + z * s6)))))
+        let hz = 0.5 * z
+        let w = 1.0 - hz
+        let cosR = w + (((1.0 - w) - hz) + z * z * (c1 + z * (c2 + z * (c3 + z * (c4 + z * (c5 + z * c6))))))
+        switch Int(k) & 3 {
+        case 0: return (Float(sinR), Float(cosR))
+        case 1: return (Float(cosR), Float(-sinR))
+        case 2: return (Float(-sinR), Float(-cosR))
+        default: return (Float(-cosR), Float(sinR))
+        }
+    }
+}

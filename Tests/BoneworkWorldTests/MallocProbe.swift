@@ -1,0 +1,113 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Detects heap allocations made by a piece of code, from glibc's malloc statistics (the tool
+/// of the "nothing per frame allocates" test).
+///
+/// Tests run in parallel threads that share the heap, so `isolatedAllocationDelta` measures in
+/// a forked child process, where the measuring thread is the only one.
+///
+/// `mallinfo2().uordblks` counts bytes handed out, and it counts chunks parked in the calling
+/// thread's cache of recently freed chunks (tcache) as handed out too. So an allocation that is
+/// freed again before the measurement ends still shows, as long as it could not be served from
+/// that cache: `allocationDelta` first empties the thread's cache for every small size class
+/// (the sizes Swift objects, arrays and closures have) by taking its chunks, runs the body,
+/// then gives them back. A body that allocates, even transiently, leaves a positive delta.
+enum MallocProbe {
+    /// Bytes glibc's malloc has handed out and not taken back, over all arenas (mallinfo2's
+    /// `uordblks`), nil where it cannot be read.
+    ///
+    /// `mallinfo2` is not in the Glibc module map, so it is looked up by name. It returns a
+    /// struct of ten `size_t` in memory: on x86-64 the caller passes the result's address as a
+    /// hidden first argument, which is what the function type below spells out.
+    static func inUse() -> Int? {
+        guard let mallinfo2 = mallinfo2 else { return nil }
+        var fields: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &fields) { raw in
+            let ints = raw.bindMemory(to: Int.self)
+            _ = mallinfo2(ints.baseAddress!)
+            return ints[7]  // arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, ...
+        }
+    }
+
+    private typealias MallinfoFunction = @convention(c) (UnsafeMutablePointer<Int>) -> UnsafeMutableRawPointer?
+
+    private static let mallinfo2: MallinfoFunction? = {
+        #if arch(x86_64)
+            guard let handle = dlopen(nil, RTLD_NOW), let p = dlsym(handle, "mallinfo2") else { return nil }
+            return unsafeBitCast(p, to: MallinfoFunction.self)
+        #else
+            return nil
+        #endif
+    }()
+
+    /// Small request sizes, one per tcache size class (chunks of 32 ... 1040 bytes).
+    private static let classSizes = (0..<64).map { 24 + 16 * $0 }
+
+    /// The chunk glibc carves for a request of `size` bytes.
+    private static func chunkSize(_ size: Int) -> Int { max(32, (size + 8 + 15) & ~15) }
+
+    /// The change in bytes in use across `body`, run with the calling thread's chunk cache
+    /// emptied; nil where malloc statistics cannot be read.
+    ///
+    /// Emptying a size class: allocate (and hold) chunks of that size until one allocation adds
+    /// exactly one chunk to the bytes in use. A cached chunk would have added nothing, and
+    /// refilling the cache from a bin would have added more, so after that allocation the
+    /// class's cache is empty.
+    static func allocationDelta(_ body: () -> Void) -> Int? {
+        guard inUse() != nil else { return nil }
+        let capacity = classSizes.count * 512
+        let held = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: capacity)
+        defer { held.deallocate() }
+        var n = 0
+        for size in classSizes {
+            for _ in 0..<512 where n < capacity {
+                let before = inUse() ?? 0
+                held[n] = malloc(size)
+                n += 1
+                if (inUse() ?? 0) - before == chunkSize(size) { break }
+            }
+        }
+        let before = inUse()
+        body()
+        let after = inUse()
+        for i in 0..<n { free(held[i]) }
+        guard let before, let after else { return nil }
+        return after - before
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// `allocationDelta(body)` measured in a child process forked from this one: the child has
+    /// only the calling thread, so no other test's allocations mix in. Whatever `body` needs
+    /// (types, lazily created data) should have been used once before, here in the parent.
+    static func isolatedAllocationDelta(timeoutSeconds: Int32 = 120, _ body: () -> Void) throws -> Int {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw Failure(description: "pipe failed") }
+        let pid = fork()
+        guard pid >= 0 else { throw Failure(description: "fork failed") }
+        if pid == 0 {
+            close(fds[0])
+            var result = allocationDelta(body) ?? Int.min
+            _ = withUnsafeBytes(of: &result) { write(fds[1], $0.baseAddress, 8) }
+            _exit(0)
+        }
+        close(fds[1])
+        defer { close(fds[0]) }
+        var poller = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, timeoutSeconds * 1000)
+        var result = Int.min
+        let count = ready > 0 ? withUnsafeMutableBytes(of: &result) { read(fds[0], $0.baseAddress, 8) } : 0
+        if count != 8 { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        guard count == 8 else { throw Failure(description: "the measuring child process gave no result") }
+        guard result != Int.min else { throw Failure(description: "mallinfo2 unavailable") }
+        return result
+    }
+}
