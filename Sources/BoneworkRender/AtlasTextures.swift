@@ -37,26 +37,14 @@ public final class AtlasTextures {
         premultiplied = atlas.pages.map(\.pma)
     }
 
-    /// Reads every page image with `loadPage` (given the page file path, resolved against the
-    /// atlas's folder) and uploads them.
-    public convenience init(
-        atlas: Atlas, context: GLContext, loadPage: (String) throws -> Image
-    ) throws {
-        let folder = Self.folder(of: atlas.file)
-        var images: [Image] = []
-        for page in atlas.pages {
-            images.append(try loadPage(folder.isEmpty ? page.name : folder + "/" + page.name))
-        }
-        try self.init(atlas: atlas, images: images, context: context)
+    /// Reads every page's PNG (beside the atlas file, checked against the page's size) and
+    /// uploads it exactly as stored.
+    public convenience init(atlas: Atlas, context: GLContext) throws {
+        try self.init(atlas: atlas, images: atlas.loadPageImages(premultiplied: false), context: context)
     }
 
     deinit {
         if !names.isEmpty && context.makeCurrent() { glDeleteTextures(GLsizei(names.count), names) }
-    }
-
-    static func folder(of file: String) -> String {
-        guard let slash = file.lastIndex(of: "/") else { return "" }
-        return String(file[..<slash])
     }
 
     private static func upload(_ image: Image, page: AtlasPage, into texture: GLuint, file: String) throws(RenderError)

@@ -138,8 +138,7 @@ public final class RequestRenderer {
     private func loadAtlas(_ relative: String) throws -> (atlas: Atlas, textures: AtlasTextures) {
         if let cached = atlases[relative] { return cached }
         let atlas = try AtlasReader.read(file: path(relative))
-        let images = try atlas.loadPageImages(premultiplied: false)
-        let entry = (atlas, try AtlasTextures(atlas: atlas, images: images, context: context))
+        let entry = (atlas, try AtlasTextures(atlas: atlas, context: context))
         atlases[relative] = entry
         return entry
     }
