@@ -1,11 +1,12 @@
 import Foundation
 
-// `swift run -c release BoneworkBenchmarks <load|pose> [options]`: each benchmark lives in its
+// `swift run -c release BoneworkBenchmarks <load|pose|state> [options]`: each benchmark lives in its
 // own file.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) throws -> Void] = [
     "load": LoadBenchmark.run,
     "pose": PoseBenchmark.run,
+    "state": StateBenchmark.run,
 ]
 guard let name = arguments.first, let run = benchmarks[name] else {
     print("usage: BoneworkBenchmarks <\(benchmarks.keys.sorted().joined(separator: "|"))> [options]")

@@ -6,6 +6,7 @@ let usage = """
     usage: bonework <command> [options]
       inspect SKELETON [--atlas ATLAS] [--json]   summarize a skeleton file
       trace pose REFERENCE.json --assets DIR      print our pose trace for a reference trace
+      trace scenario SCENARIO.json --assets DIR   print our AnimationState scenario trace
     """
 
 func fail(_ message: String) -> Never {
