@@ -216,6 +216,13 @@ public final class RequestRenderer {
         try PNG.write(try render(request), to: output)
     }
 
+    /// Forgets every loaded skeleton and atlas; their textures are deleted once nothing else holds
+    /// them.
+    public func unloadAll() {
+        skeletons.removeAll()
+        atlases.removeAll()
+    }
+
     /// The textures of an atlas (loaded once).
     public func textures(atlas relative: String) throws -> AtlasTextures { try loadAtlas(relative).textures }
     /// The skeleton and its draw tables (loaded once).
