@@ -19,6 +19,8 @@ public final class InstancedSkeletonBuffers {
     let slotTexture: GLuint
     var boneStaging: [Float] = []
     var slotStaging: [Float] = []
+    var boneCapacity = 0
+    var slotCapacity = 0
 
     init(geometry: InstancedGeometry, context: GLContext) throws(RenderError) {
         self.geometry = geometry
@@ -78,7 +80,9 @@ public final class InstancedSkeletonBuffers {
     /// Writes every instance's rows (`count` instances, instance k from `pose(k)`) into the
     /// staging tables and streams each table to the GPU in one buffer update; returns the bytes sent.
     @inline(__always)
-    func upload<Pose: PosedSkeleton>(count: Int, pages: PageBindings, pose: (Int) -> Pose) -> Int {
+    func upload<Pose: PosedSkeleton>(
+        count: Int, pages: PageBindings, pose: (Int) -> Pose, stats: inout RenderFrameStats, clock: RenderClock
+    ) -> Int {
         let boneFloats = geometry.drawData.boneCount * 8
         let slotFloats = geometry.drawData.slotCount * 12
         let boneCount = max(count * boneFloats, 8)
@@ -94,20 +98,28 @@ public final class InstancedSkeletonBuffers {
                 }
             }
         }
-        stream(boneStaging, count: boneCount, buffer: boneBuffer, texture: boneTexture)
-        stream(slotStaging, count: slotCount, buffer: slotBuffer, texture: slotTexture)
+        stats.fillNanoseconds = clock.elapsed()
+        stream(boneStaging, count: boneCount, buffer: boneBuffer, texture: boneTexture, capacity: &boneCapacity)
+        stream(slotStaging, count: slotCount, buffer: slotBuffer, texture: slotTexture, capacity: &slotCapacity)
+        stats.uploadNanoseconds = clock.elapsed() &- stats.fillNanoseconds
         return (boneCount + slotCount) * 4
     }
 
-    private func stream(_ values: [Float], count: Int, buffer: GLuint, texture: GLuint) {
+    private func stream(_ values: [Float], count: Int, buffer: GLuint, texture: GLuint, capacity: inout Int) {
         glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffer)
         values.withUnsafeBytes {
-            // Orphan and refill the whole staging size: the driver never waits on the last frame.
-            glBufferData(GL.e(GL_TEXTURE_BUFFER), GLsizeiptr($0.count), nil, GL.e(GL_STREAM_DRAW))
-            glBufferSubData(GL.e(GL_TEXTURE_BUFFER), 0, GLsizeiptr(count * 4), $0.baseAddress)
+            // One update per table. The storage is (re)allocated only when it grows: refilling
+            // fresh storage every frame costs page faults on drivers that keep buffers in system
+            // memory; updating in place lets the driver synchronise with the previous frame.
+            if $0.count > capacity {
+                glBufferData(GL.e(GL_TEXTURE_BUFFER), GLsizeiptr($0.count), $0.baseAddress, GL.e(GL_STREAM_DRAW))
+                capacity = $0.count
+                glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
+                glTexBuffer(GL.e(GL_TEXTURE_BUFFER), GL.e(GL_RGBA32F), buffer)
+            } else {
+                glBufferSubData(GL.e(GL_TEXTURE_BUFFER), 0, GLsizeiptr(count * 4), $0.baseAddress)
+            }
         }
-        glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
-        glTexBuffer(GL.e(GL_TEXTURE_BUFFER), GL.e(GL_RGBA32F), buffer)
     }
 }
 
@@ -249,8 +261,7 @@ public final class InstancedRenderer {
         clock: RenderClock, stats: inout RenderFrameStats, pose: (Int) -> Pose
     ) {
         context.makeCurrent()
-        stats.uploadBytes = buffers.upload(count: count, pages: pages, pose: pose)
-        stats.fillNanoseconds = clock.elapsed()
+        stats.uploadBytes = buffers.upload(count: count, pages: pages, pose: pose, stats: &stats, clock: clock)
         glDisable(GL.e(GL_DEPTH_TEST))
         glDisable(GL.e(GL_CULL_FACE))
         glDisable(GL.e(GL_SCISSOR_TEST))

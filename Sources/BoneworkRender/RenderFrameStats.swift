@@ -11,6 +11,8 @@ public struct RenderFrameStats: Sendable, Equatable {
     public var uploadBytes = 0
     /// Time spent filling per-frame data on the CPU (before the GL upload), nanoseconds.
     public var fillNanoseconds: UInt64 = 0
+    /// Time spent in the buffer updates that hand the per-frame data to GL, nanoseconds.
+    public var uploadNanoseconds: UInt64 = 0
     /// Elapsed time of the whole submission (fill, upload, state changes, draw calls), nanoseconds.
     /// It does not wait for the GPU; with a software driver it includes the driver's own CPU work.
     public var wallNanoseconds: UInt64 = 0
