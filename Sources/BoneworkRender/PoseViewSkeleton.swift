@@ -25,17 +25,10 @@ extension PoseView: PosedSkeleton {
         return BoneWorldTransform(a: t.a, b: t.b, c: t.c, d: t.d, worldX: t.worldX, worldY: t.worldY)
     }
 
-    /// Meshes: the vertex pass's world vertices (copied into `output`); other vertex attachments
-    /// (clipping polygons) are computed from the bones and the slot's deform.
+    /// World positions of a mesh or clipping attachment, from the bones and the slot's deform.
+    @inline(__always)
     public func computeWorldVertices(slot: Int, attachment: Int, into output: UnsafeMutableBufferPointer<Float>) {
-        guard slot >= 0 && slot < slotCount, let out = output.baseAddress else { return }
-        let stored = worldVertices(slot: slot)
-        if frame(slot: slot) >= 0 && slotAttachment(slot) == attachment && stored.count >= output.count,
-            let source = stored.baseAddress
-        {
-            out.update(from: source, count: output.count)
-            return
-        }
+        guard slot >= 0 && slot < slotCount else { return }
         computeVertexAttachment(slot: slot, attachment: attachment, into: output)
     }
 }

@@ -23,9 +23,7 @@ public struct BatchPoseViews {
     let deformLength: UnsafePointer<Int32>
     let plan: UnsafePointer<Int32>
     let drawOrder: UnsafePointer<Int32>
-    let vertices: UnsafePointer<Float>
     let deform: UnsafePointer<Float>
-    let slotVertexOffset: UnsafePointer<Int32>
     let slotDeformOffset: UnsafePointer<Int32>
     let planBoneActive: UnsafePointer<UInt8>
     let slotBone: UnsafePointer<Int32>
@@ -40,7 +38,6 @@ public struct BatchPoseViews {
     /// Bones and slots per instance.
     public let boneCount: Int
     public let slotCount: Int
-    let vertexFloats: Int
     let deformFloats: Int
     /// Instances in the batch when the views were fetched.
     public let count: Int
@@ -65,9 +62,7 @@ public struct BatchPoseViews {
         deformLength = UnsafePointer(cols.deformLength)
         plan = UnsafePointer(cols.plan)
         drawOrder = UnsafePointer(cols.drawOrder)
-        vertices = UnsafePointer(cols.vertices)
         deform = UnsafePointer(cols.deform)
-        slotVertexOffset = rig.slotVertexOffset
         slotDeformOffset = rig.slotDeformOffset
         planBoneActive = rig.planBoneActive
         slotBone = rig.slotBone
@@ -81,7 +76,6 @@ public struct BatchPoseViews {
         layout = cols.layout
         boneCount = cols.boneCount
         slotCount = cols.slotCount
-        vertexFloats = cols.vertexFloats
         deformFloats = cols.deformFloats
         self.count = count
     }
@@ -93,15 +87,15 @@ public struct BatchPoseViews {
             columns: self, bone: layout.base(row, perInstance: boneCount),
             slot: layout.base(row, perInstance: slotCount), stride: layout.stride,
             active: planBoneActive + Int(plan[row]) &* boneCount, drawOrder: drawOrder + row &* slotCount,
-            vertices: vertices + row &* vertexFloats, deform: deform + row &* deformFloats)
+            deform: deform + row &* deformFloats)
     }
 }
 
 /// A read-only view of one instance's posed state, straight from its batch's columns (no copy,
 /// no allocation, no reference counting): bone world transforms, active bones, slot colours,
-/// attachments, sequence indices, draw order and world vertices. Indices are the
-/// `SkeletonData`'s. World vertices are those of the last vertex pass (`World.update`, or
-/// `World.refreshVertices` after a spawn). Valid as long as its `BatchPoseViews` is.
+/// attachments, sequence indices and draw order; world vertices of meshes and other vertex
+/// attachments are computed on request from the bones and the slot's deform. Indices are the
+/// `SkeletonData`'s. Valid as long as its `BatchPoseViews` is.
 public struct PoseView {
     let columns: BatchPoseViews
     let bone: Int
@@ -109,12 +103,11 @@ public struct PoseView {
     let stride: Int
     let active: UnsafePointer<UInt8>
     let drawOrder: UnsafePointer<Int32>
-    let vertices: UnsafePointer<Float>
     let deform: UnsafePointer<Float>
 
     init(
         columns: BatchPoseViews, bone: Int, slot: Int, stride: Int, active: UnsafePointer<UInt8>,
-        drawOrder: UnsafePointer<Int32>, vertices: UnsafePointer<Float>, deform: UnsafePointer<Float>
+        drawOrder: UnsafePointer<Int32>, deform: UnsafePointer<Float>
     ) {
         self.columns = columns
         self.bone = bone
@@ -122,7 +115,6 @@ public struct PoseView {
         self.stride = stride
         self.active = active
         self.drawOrder = drawOrder
-        self.vertices = vertices
         self.deform = deform
     }
 
@@ -171,15 +163,6 @@ public struct PoseView {
 
     /// The slot drawn at position `k` of the draw order (`0..<slotCount`).
     @inline(__always) public func drawOrderSlot(_ k: Int) -> Int { Int(drawOrder[k]) }
-
-    /// Slot `s`'s world vertex buffer: its capacity covers the largest region (8 floats: BR, BL,
-    /// UL, UR) or mesh it can show; the current attachment's vertices are at its start.
-    @inline(__always)
-    public func worldVertices(slot s: Int) -> UnsafeBufferPointer<Float> {
-        let start = Int(columns.slotVertexOffset[s])
-        let end = Int(columns.slotVertexOffset[s &+ 1])
-        return UnsafeBufferPointer(start: vertices + start, count: end &- start)
-    }
 
     /// Slot `s`'s deform offsets (empty when none is applied).
     @inline(__always)

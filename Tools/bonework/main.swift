@@ -11,6 +11,7 @@ let usage = """
                                                   render frames headless to PNG (numbered, or one contact sheet)
       render --request REQUEST.json --assets DIR --out FILE.png
                                                   render a render request exactly
+      bench --count N --frames F [options]        time a crowd frame by frame (see bench --help)
     """
 
 func fail(_ message: String) -> Never {
@@ -28,6 +29,7 @@ do {
     case "inspect": try InspectCommand.run(rest)
     case "trace": try TraceCommand.run(rest)
     case "render": try RenderCommand.run(rest)
+    case "bench": try BenchCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }
