@@ -1,3 +1,4 @@
+import BoneworkWorld
 import Foundation
 
 /// What drawing one frame cost the renderer, returned by each draw (and kept as `lastFrame`) so
@@ -49,5 +50,13 @@ struct RenderClock {
         var t = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
         return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
+    }
+}
+
+extension FrameProfiler {
+    /// Hands the renderer's figures for the last frame to the profiler (draw calls; the renderer's
+    /// CPU time stays in `RenderFrameStats.cpuNanoseconds` until the profiler has a column for it).
+    public func record(_ stats: RenderFrameStats) {
+        recordDrawCalls(stats.drawCalls)
     }
 }

@@ -41,6 +41,9 @@ import Testing
         #expect(many.instances == 10_000)
         #expect(many.drawCalls == one.drawCalls)
         #expect(instanced.lastFrame == many)
+        // The profiler reports the renderer's draw calls next to the frame's systems.
+        world.scheduler.profiler.record(many)
+        #expect(world.scheduler.profiler.frame()?.drawCalls == many.drawCalls)
         #expect(many.uploadBytes == 10_000 * (drawData.boneCount * 8 + drawData.slotCount * 12) * 4)
         #expect(many.wallNanoseconds > 0)
     }
