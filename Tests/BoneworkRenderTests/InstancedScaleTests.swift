@@ -126,6 +126,48 @@ import Testing
         #expect(!pageNames.contains { GLObjectProbe.isTexture($0, in: context) })
     }
 
+    /// The frame builder reading the engine's columns through `PoseView` produces exactly the draw
+    /// list it produces from the allocating copy (`InstancePose` with attachment names looked up),
+    /// on frames with clipping, deform, tint black, path and physics; and a warm builder over a
+    /// `PoseView` reuses its buffers. (tank-pro's shoot deforms its clipping polygon: the copy has
+    /// no deform for clipping attachments and clips with the undeformed polygon; the view applies
+    /// the deform, and its render passes the reference.)
+    @Test(arguments: [
+        "spineboy-pro__portal__45", "tank-pro__drive__20", "mix-and-match-pro__dance__20", "vine-pro__grow__90",
+        "celestial-circus-pro__swing__30", "hero-pro__attack__5", "coin-pro__animation__15",
+    ])
+    func poseViewDrawsLikeTheCopy(_ name: String) throws {
+        let renderer = try RequestRenderer(baseDirectory: GoldenRenderTests.examples)
+        let request = try RenderRequest(file: GoldenRenderTests.renders + "/\(name).request.json")
+        let (data, drawData) = try renderer.skeleton(request.skeleton, atlas: request.atlas)
+        let pages = try renderer.textures(atlas: request.atlas).bindings
+        let (world, entity) = try RequestRenderer.posedWorld(request, data: data)
+        let view = try world.poseView(entity)
+        let copy = PoseSnapshot(try world.pose(entity), data: data, skin: request.skin)
+        var builder = FrameBuilder()
+        var fromView = DrawList()
+        var fromCopy = DrawList()
+        builder.build(copy, drawData: drawData, pages: pages, into: &fromCopy)
+        let copyStats = builder.stats
+        builder.build(view, drawData: drawData, pages: pages, into: &fromView)
+        #expect(builder.stats == copyStats)
+        #expect(fromView.batches == fromCopy.batches)
+        #expect(fromView.indices == fromCopy.indices)
+        #expect(fromView.vertices == fromCopy.vertices)
+        #expect(!fromView.vertices.isEmpty)
+        func frame() -> [UnsafeRawPointer?] {
+            fromView.removeAll()
+            builder.build(view, drawData: drawData, pages: pages, into: &fromView)
+            return [
+                fromView.vertices.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
+                fromView.indices.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
+                builder.clipper.clippedVertices.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
+            ]
+        }
+        let warm = frame()
+        for _ in 0..<3 { #expect(frame() == warm) }
+    }
+
     /// GL objects alive among names 1...limit (textures, buffers, vertex arrays, framebuffers).
     static func liveObjects(_ context: GLContext, upTo limit: UInt32) -> Int {
         var live = 0
