@@ -60,7 +60,8 @@ let package = Package(
             name: "make-default-character", dependencies: ["BoneworkImage"],
             path: "Tools/make-default-character"),
         .executableTarget(
-            name: "BoneworkBenchmarks", dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkAssets"],
+            name: "BoneworkBenchmarks",
+            dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkAssets", "BoneworkRender"],
             path: "Benchmarks/BoneworkBenchmarks"),
         .testTarget(
             name: "BoneworkFormatTests", dependencies: ["BoneworkFormat", "BoneworkAssets"]),

@@ -7,11 +7,13 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "load": LoadBenchmark.run,
     "pose": PoseBenchmark.run,
     "state": StateBenchmark.run,
+    "render": RenderBenchmark.run,
 ]
 guard let name = arguments.first, let run = benchmarks[name] else {
     print("usage: BoneworkBenchmarks <\(benchmarks.keys.sorted().joined(separator: "|"))> [options]")
     print("  load [EXAMPLES_DIR] [--repeats N]")
     print(PoseBenchmark.usage)
+    print(RenderBenchmark.usage)
     exit(2)
 }
 do {

@@ -35,6 +35,8 @@ public final class BatchRenderer {
 
     /// Draw calls issued by the last `draw`.
     public private(set) var lastDrawCalls = 0
+    /// What the last `draw` cost (draw calls, CPU time, bytes uploaded).
+    public private(set) var lastFrame = RenderFrameStats()
 
     static let vertexShader = """
         #version 330 core
@@ -131,15 +133,30 @@ public final class BatchRenderer {
     }
 
     /// Draws `list` into `target` (which is bound), mapping `viewport` onto all of it.
-    public func draw(_ list: DrawList, viewport: WorldViewport, into target: OffscreenTarget) {
+    @discardableResult
+    public func draw(_ list: DrawList, viewport: WorldViewport, into target: OffscreenTarget) -> RenderFrameStats {
         target.bind()
-        draw(list, viewport: viewport)
+        return draw(list, viewport: viewport)
     }
 
     /// Draws `list` into the currently bound framebuffer and GL viewport, mapping `viewport` onto it.
-    public func draw(_ list: DrawList, viewport: WorldViewport) {
+    /// (Building the list is the caller's CPU time; the stats cover the upload and draw calls.)
+    @discardableResult
+    public func draw(_ list: DrawList, viewport: WorldViewport) -> RenderFrameStats {
+        let clock = RenderClock()
+        var stats = RenderFrameStats()
         lastDrawCalls = 0
-        guard !list.batches.isEmpty, viewport.width != 0, viewport.height != 0 else { return }
+        if !list.batches.isEmpty && viewport.width != 0 && viewport.height != 0 {
+            stats.uploadBytes = list.vertices.count * MemoryLayout<RenderVertex>.stride + list.indices.count * 4
+            encode(list, viewport: viewport)
+        }
+        clock.finish(&stats)
+        stats.drawCalls = lastDrawCalls
+        lastFrame = stats
+        return stats
+    }
+
+    private func encode(_ list: DrawList, viewport: WorldViewport) {
         context.makeCurrent()
         glDisable(GL.e(GL_DEPTH_TEST))
         glDisable(GL.e(GL_CULL_FACE))

@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkWorld
 import CGL
 
 /// The GPU side of one skeleton's `InstancedGeometry`: its static vertex, index and influence
@@ -18,6 +19,8 @@ public final class InstancedSkeletonBuffers {
     let slotTexture: GLuint
     var boneStaging: [Float] = []
     var slotStaging: [Float] = []
+    var boneCapacity = 0
+    var slotCapacity = 0
 
     init(geometry: InstancedGeometry, context: GLContext) throws(RenderError) {
         self.geometry = geometry
@@ -74,36 +77,49 @@ public final class InstancedSkeletonBuffers {
         glDeleteTextures(GLsizei(textures.count), textures)
     }
 
-    /// Writes every instance's rows and streams them to the GPU.
-    func upload<Pose: PosedSkeleton>(_ instances: [Pose], pages: PageBindings) {
+    /// Writes every instance's rows (`count` instances, instance k from `pose(k)`) into the
+    /// staging tables and streams each table to the GPU in one buffer update; returns the bytes sent.
+    @inline(__always)
+    func upload<Pose: PosedSkeleton>(
+        count: Int, pages: PageBindings, pose: (Int) -> Pose, stats: inout RenderFrameStats, clock: RenderClock
+    ) -> Int {
         let boneFloats = geometry.drawData.boneCount * 8
         let slotFloats = geometry.drawData.slotCount * 12
-        let boneCount = max(instances.count * boneFloats, 8)
-        let slotCount = max(instances.count * slotFloats, 12)
+        let boneCount = max(count * boneFloats, 8)
+        let slotCount = max(count * slotFloats, 12)
         if boneStaging.count < boneCount { boneStaging = [Float](repeating: 0, count: boneCount) }
         if slotStaging.count < slotCount { slotStaging = [Float](repeating: 0, count: slotCount) }
         boneStaging.withUnsafeMutableBufferPointer { bones in
             slotStaging.withUnsafeMutableBufferPointer { slots in
-                for (k, pose) in instances.enumerated() {
+                guard let boneBase = bones.baseAddress, let slotBase = slots.baseAddress else { return }
+                for k in 0..<count {
                     geometry.writeInstance(
-                        pose, pages: pages, bones: bones.baseAddress! + k * boneFloats,
-                        slots: slots.baseAddress! + k * slotFloats)
+                        pose(k), pages: pages, bones: boneBase + k &* boneFloats, slots: slotBase + k &* slotFloats)
                 }
             }
         }
-        stream(boneStaging, count: boneCount, buffer: boneBuffer, texture: boneTexture)
-        stream(slotStaging, count: slotCount, buffer: slotBuffer, texture: slotTexture)
+        stats.fillNanoseconds = clock.elapsed()
+        stream(boneStaging, count: boneCount, buffer: boneBuffer, texture: boneTexture, capacity: &boneCapacity)
+        stream(slotStaging, count: slotCount, buffer: slotBuffer, texture: slotTexture, capacity: &slotCapacity)
+        stats.uploadNanoseconds = clock.elapsed() &- stats.fillNanoseconds
+        return (boneCount + slotCount) * 4
     }
 
-    private func stream(_ values: [Float], count: Int, buffer: GLuint, texture: GLuint) {
+    private func stream(_ values: [Float], count: Int, buffer: GLuint, texture: GLuint, capacity: inout Int) {
         glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffer)
         values.withUnsafeBytes {
-            // Orphan and refill the whole staging size: the driver never waits on the last frame.
-            glBufferData(GL.e(GL_TEXTURE_BUFFER), GLsizeiptr($0.count), nil, GL.e(GL_STREAM_DRAW))
-            glBufferSubData(GL.e(GL_TEXTURE_BUFFER), 0, GLsizeiptr(count * 4), $0.baseAddress)
+            // One update per table. The storage is (re)allocated only when it grows: refilling
+            // fresh storage every frame costs page faults on drivers that keep buffers in system
+            // memory; updating in place lets the driver synchronise with the previous frame.
+            if $0.count > capacity {
+                glBufferData(GL.e(GL_TEXTURE_BUFFER), GLsizeiptr($0.count), $0.baseAddress, GL.e(GL_STREAM_DRAW))
+                capacity = $0.count
+                glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
+                glTexBuffer(GL.e(GL_TEXTURE_BUFFER), GL.e(GL_RGBA32F), buffer)
+            } else {
+                glBufferSubData(GL.e(GL_TEXTURE_BUFFER), 0, GLsizeiptr(count * 4), $0.baseAddress)
+            }
         }
-        glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
-        glTexBuffer(GL.e(GL_TEXTURE_BUFFER), GL.e(GL_RGBA32F), buffer)
     }
 }
 
@@ -119,6 +135,8 @@ public final class InstancedRenderer {
     let slotCountUniform: GLint
     /// Draw calls issued by the last `draw`.
     public private(set) var lastDrawCalls = 0
+    /// What the last `draw` cost (draw calls, CPU time, bytes uploaded).
+    public private(set) var lastFrame = RenderFrameStats()
 
     static let vertexShader = """
         #version 330 core
@@ -182,22 +200,68 @@ public final class InstancedRenderer {
     }
 
     /// Draws `instances` (all of the buffers' skeleton) into `target`.
+    @discardableResult
     public func draw<Pose: PosedSkeleton>(
         _ instances: [Pose], with buffers: InstancedSkeletonBuffers, pages: PageBindings,
         viewport: WorldViewport, into target: OffscreenTarget
-    ) {
+    ) -> RenderFrameStats {
         target.bind()
-        draw(instances, with: buffers, pages: pages, viewport: viewport)
+        return draw(instances, with: buffers, pages: pages, viewport: viewport)
     }
 
     /// Draws `instances` into the bound framebuffer: one instanced draw call per group.
+    @discardableResult
     public func draw<Pose: PosedSkeleton>(
         _ instances: [Pose], with buffers: InstancedSkeletonBuffers, pages: PageBindings, viewport: WorldViewport
+    ) -> RenderFrameStats {
+        submit(count: instances.count, with: buffers, pages: pages, viewport: viewport) { instances[$0] }
+    }
+
+    /// Draws every instance of `batch` (the buffers' skeleton) straight from the batch's columns
+    /// (`PoseView`, nothing copied but the per-instance tables) into the bound framebuffer.
+    @discardableResult
+    public func draw(
+        batch: Batch, with buffers: InstancedSkeletonBuffers, pages: PageBindings, viewport: WorldViewport
+    ) -> RenderFrameStats {
+        let views = batch.poseViews()
+        return submit(count: views.count, with: buffers, pages: pages, viewport: viewport) { views[$0] }
+    }
+
+    /// The same, into `target`.
+    @discardableResult
+    public func draw(
+        batch: Batch, with buffers: InstancedSkeletonBuffers, pages: PageBindings, viewport: WorldViewport,
+        into target: OffscreenTarget
+    ) -> RenderFrameStats {
+        target.bind()
+        return draw(batch: batch, with: buffers, pages: pages, viewport: viewport)
+    }
+
+    @inline(__always)
+    private func submit<Pose: PosedSkeleton>(
+        count: Int, with buffers: InstancedSkeletonBuffers, pages: PageBindings, viewport: WorldViewport,
+        pose: (Int) -> Pose
+    ) -> RenderFrameStats {
+        let clock = RenderClock()
+        var stats = RenderFrameStats()
+        stats.instances = count
+        if count > 0 && viewport.width != 0 && viewport.height != 0 {
+            encode(
+                count: count, with: buffers, pages: pages, viewport: viewport, clock: clock, stats: &stats, pose: pose)
+        }
+        clock.finish(&stats)
+        lastDrawCalls = stats.drawCalls
+        lastFrame = stats
+        return stats
+    }
+
+    @inline(__always)
+    private func encode<Pose: PosedSkeleton>(
+        count: Int, with buffers: InstancedSkeletonBuffers, pages: PageBindings, viewport: WorldViewport,
+        clock: RenderClock, stats: inout RenderFrameStats, pose: (Int) -> Pose
     ) {
-        lastDrawCalls = 0
-        guard !instances.isEmpty, viewport.width != 0, viewport.height != 0 else { return }
         context.makeCurrent()
-        buffers.upload(instances, pages: pages)
+        stats.uploadBytes = buffers.upload(count: count, pages: pages, pose: pose, stats: &stats, clock: clock)
         glDisable(GL.e(GL_DEPTH_TEST))
         glDisable(GL.e(GL_CULL_FACE))
         glDisable(GL.e(GL_SCISSOR_TEST))
@@ -224,8 +288,8 @@ public final class InstancedRenderer {
             glBlendFuncSeparate(GL.e(f.0), GL.e(f.1), GL.e(f.2), GL.e(f.3))
             glDrawElementsInstanced(
                 GL.e(GL_TRIANGLES), GLsizei(group.indexCount), GL.e(GL_UNSIGNED_INT),
-                UnsafeRawPointer(bitPattern: group.indexStart * 4), GLsizei(instances.count))
-            lastDrawCalls += 1
+                UnsafeRawPointer(bitPattern: group.indexStart * 4), GLsizei(count))
+            stats.drawCalls += 1
         }
         glBindVertexArray(0)
     }

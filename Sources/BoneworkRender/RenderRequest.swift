@@ -162,8 +162,16 @@ public final class RequestRenderer {
     }
 
     /// The request's pose procedure on a fresh instance: skin, setup pose, then `steps` updates
-    /// of `delta` with the animation looping on track 0.
+    /// of `delta` with the animation looping on track 0. Returns a copy of the pose (allocates;
+    /// for inspection and tests).
     public static func pose(_ request: RenderRequest, data: SkeletonData) throws -> PoseSnapshot {
+        let (world, entity) = try posedWorld(request, data: data)
+        return PoseSnapshot(try world.pose(entity), data: data, skin: request.skin)
+    }
+
+    /// The request's pose procedure, leaving the posed instance in its world (read it through
+    /// `World.poseView`).
+    public static func posedWorld(_ request: RenderRequest, data: SkeletonData) throws -> (World, Entity) {
         if let skin = request.skin, data.findSkin(skin) == nil {
             throw RenderError.request("\(data.file) has no skin `\(skin)`")
         }
@@ -175,15 +183,18 @@ public final class RequestRenderer {
         try world.refreshVertices(entity)
         if let animation = request.animation { try world.setAnimation(entity, track: 0, animation, loop: true) }
         for _ in 0..<request.steps { world.update(request.delta) }
-        return PoseSnapshot(try world.pose(entity), data: data, skin: request.skin)
+        return (world, entity)
     }
 
-    /// Renders a request into an image (rows top-down, premultiplied RGBA).
+    /// Renders a request into an image (rows top-down, premultiplied RGBA). The frame builder reads
+    /// the engine's columns through a `PoseView` (no pose copy).
     public func render(_ request: RenderRequest) throws -> Image {
         let (atlas, textures) = try loadAtlas(request.atlas)
         let (data, draw) = try loadSkeleton(request.skeleton, atlasKey: request.atlas, atlas: atlas)
-        let pose = try Self.pose(request, data: data)
-        return try render(pose, drawData: draw, pages: textures.bindings, request: request)
+        let (world, entity) = try Self.posedWorld(request, data: data)
+        return try withExtendedLifetime(world) {
+            try render(try world.poseView(entity), drawData: draw, pages: textures.bindings, request: request)
+        }
     }
 
     /// Draws an already posed instance with the request's camera.
@@ -203,6 +214,13 @@ public final class RequestRenderer {
     public func render(requestFile: String, output: String) throws {
         let request = try RenderRequest(file: requestFile)
         try PNG.write(try render(request), to: output)
+    }
+
+    /// Forgets every loaded skeleton and atlas; their textures are deleted once nothing else holds
+    /// them.
+    public func unloadAll() {
+        skeletons.removeAll()
+        atlases.removeAll()
     }
 
     /// The textures of an atlas (loaded once).

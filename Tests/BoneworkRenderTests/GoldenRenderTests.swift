@@ -87,28 +87,21 @@ import Testing
         return notes.joined(separator: ", ")
     }
 
-    /// Every reference, posed by the engine and drawn by the CPU path. Skeletons with physics or
-    /// path constraints depend on engine systems that are still placeholders: their failures are
-    /// recorded as known issues (listed in the report) until those systems exist; every other
-    /// reference must pass. `BONEWORK_STRICT_RENDERS=1` makes every failure count.
+    /// Every reference, posed by the engine (path and physics constraints included) and drawn by
+    /// the CPU path through the engine's `PoseView`: every one must pass the comparison, and its
+    /// drawn-slot counts must agree with index.json. Failures name the file and the metrics.
     @Test func engineDrivenReferenceRenders() throws {
-        let strict = ProcessInfo.processInfo.environment["BONEWORK_STRICT_RENDERS"] == "1"
         let renderer = try RequestRenderer(baseDirectory: Self.examples)
         let names = try Self.requestNames()
         #expect(names.count == 70)
         let index = try Self.indexEntries()
         var failures: [String] = []
-        var engineGaps: [String] = []
-        var countNotes: [String] = []
         var passed = 0
         for name in names {
             let requestFile = Self.renders + "/\(name).request.json"
             let actual = Self.outputDirectory + "/\(name).png"
-            let request: RenderRequest
-            let data: SkeletonData
             do {
-                request = try RenderRequest(file: requestFile)
-                data = try renderer.skeleton(request.skeleton, atlas: request.atlas).0
+                let request = try RenderRequest(file: requestFile)
                 let image = try renderer.render(request)
                 try PNG.write(image, to: actual)
             } catch {
@@ -118,36 +111,16 @@ import Testing
             let verdict = Self.compare(
                 actual, Self.renders + "/\(name).png", diff: Self.outputDirectory + "/\(name).diff.png")
             let counts = Self.countDifferences(renderer.lastStats, index[name])
-            var gaps: [String] = []
-            if !data.physicsConstraints.isEmpty { gaps.append("physics") }
-            if !data.pathConstraints.isEmpty { gaps.append("path constraints") }
             if verdict.pass {
                 passed += 1
-                // The drawn-slot counts must agree with the index too (where the pose can be right).
-                if !counts.isEmpty && (gaps.isEmpty || strict) { failures.append("\(name): counts: \(counts)") }
-                if !counts.isEmpty && !gaps.isEmpty { countNotes.append("\(name): \(counts)") }
+                if !counts.isEmpty { failures.append("\(name): counts: \(counts)") }
                 continue
             }
-            let line = "\(name): FAIL \(verdict.summary)\(counts.isEmpty ? "" : "; counts: " + counts)"
-            if gaps.isEmpty || strict {
-                failures.append(line)
-            } else {
-                engineGaps.append(line + " [engine: \(gaps.joined(separator: ", "))]")
-            }
+            failures.append("\(name): FAIL \(verdict.summary)\(counts.isEmpty ? "" : "; counts: " + counts)")
         }
-        let report =
-            "\(passed)/\(names.count) reference renders pass\n" + failures.joined(separator: "\n")
-            + (engineGaps.isEmpty ? "" : "\nknown engine gaps:\n" + engineGaps.joined(separator: "\n"))
-            + (countNotes.isEmpty
-                ? ""
-                : "\npassing engine-gap frames with counts unlike index.json:\n" + countNotes.joined(separator: "\n"))
+        let report = "\(passed)/\(names.count) reference renders pass\n" + failures.joined(separator: "\n")
         try report.write(toFile: Self.outputDirectory + "/engine-report.txt", atomically: true, encoding: .utf8)
         #expect(failures.isEmpty, "\(report)")
-        for gap in engineGaps {
-            withKnownIssue("pose needs an engine system that is not written yet", isIntermittent: true) {
-                Issue.record("\(gap)")
-            }
-        }
     }
 
     // MARK: Trace-driven renders (independent of the engine)
