@@ -212,6 +212,26 @@ public struct Slot {
     public var color: Color { get throws { try skeleton.world.slotColor(skeleton.entity, slot: index) } }
     public func setColor(_ color: Color) throws { try skeleton.world.setSlotColor(skeleton.entity, slot: index, color) }
 
+    /// Shows the attachment stored under `name` for this slot (custom skin, then the current
+    /// skin, then the default skin); nil empties the slot.
+    public func setAttachment(_ name: String?) throws {
+        let world = skeleton.world
+        let entity = skeleton.entity
+        guard let name else {
+            try world.setSlotAttachment(entity, slot: index, -1)
+            return
+        }
+        let data = skeleton.data
+        guard let id = data.attachmentNameID(name) else { throw BoneworkError.invalidArgument("no attachment '\(name)'") }
+        var found = skeleton.drawable.customSkin?.attachment(slot: Int32(index), nameID: id)
+        if found == nil, let s = try world.skinIndex(entity) { found = data.attachment(skin: s, slot: Int32(index), name: id) }
+        if found == nil, data.defaultSkin >= 0 { found = data.attachment(skin: data.defaultSkin, slot: Int32(index), name: id) }
+        guard let attachment = found else {
+            throw BoneworkError.invalidArgument("slot '\(self.name)' has no attachment '\(name)' in its skins")
+        }
+        try world.setSlotAttachment(entity, slot: index, attachment)
+    }
+
     /// The slot's attachment (nil when none).
     public var attachment: AttachmentData? {
         get throws {

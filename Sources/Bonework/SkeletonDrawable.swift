@@ -77,13 +77,32 @@ public final class SkeletonDrawable {
     public var animationState: AnimationState {
         get throws {
             try checkAlive()
+            try installPendingStateData()
             return try world.animationState(entity)
         }
     }
 
-    /// The mix durations of this skeleton's animation states (shared by the world's instances).
+    private var pendingStateData: AnimationStateData?
+
+    /// The mix durations of this skeleton's animation states (shared by the instances of the
+    /// skeleton in this world). Mixes can be set until the first animation is queued: the data
+    /// returned here is installed when the animation state is next used.
     public var animationStateData: AnimationStateData {
-        get throws { try animationState.data }
+        get throws {
+            try checkAlive()
+            if let pending = pendingStateData { return pending }
+            let current = try world.animationState(entity).data
+            if !current.isFrozen { return current }
+            let editable = AnimationStateData(skeletonData: skeletonData, defaultMix: current.defaultMix)
+            pendingStateData = editable
+            return editable
+        }
+    }
+
+    func installPendingStateData() throws {
+        guard let pending = pendingStateData else { return }
+        pendingStateData = nil
+        try world.setAnimationStateData(pending)
     }
 
     /// Advances the animation state by `delta` seconds, applies it, and computes the new pose.
@@ -97,6 +116,7 @@ public final class SkeletonDrawable {
     ) throws {
         try checkAlive()
         guard delta.isFinite, delta >= 0 else { throw BoneworkError.invalidArgument("delta \(delta)") }
+        try installPendingStateData()
         let state = try world.animationState(entity)
         try state.update(delta)
         try state.apply()

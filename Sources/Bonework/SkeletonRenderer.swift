@@ -115,6 +115,8 @@ public enum OffscreenRenderer {
             if shared == nil { shared = try SkeletonRenderer(context: .headless(HeadlessGLContext())) }
             guard let renderer = shared else { throw BoneworkError.notLoaded }
             renderer.context.makeCurrent()
+            // Async callers hop threads: leave the context free for the next one.
+            defer { if case .headless(let context) = renderer.context { context.releaseCurrent() } }
             return try body(renderer)
         }
     }
