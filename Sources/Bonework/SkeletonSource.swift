@@ -114,10 +114,16 @@ enum HTTPDownload {
                 }
                 task.resume()
             }
-        } catch let error as URLError where error.code == .networkConnectionLost {
-            throw BoneworkError.truncated(url: url.absoluteString, expected: -1, received: -1)
         } catch {
-            throw BoneworkError.network(url: url.absoluteString, message: "\(error.localizedDescription)")
+            // A body cut short before its Content-Length surfaces as a lost connection.
+            let ns = error as NSError
+            let message = ns.localizedDescription
+            if (ns.domain == NSURLErrorDomain && ns.code == NSURLErrorNetworkConnectionLost)
+                || message.contains("remaining to read")
+            {
+                throw BoneworkError.truncated(url: url.absoluteString, expected: -1, received: -1)
+            }
+            throw BoneworkError.network(url: url.absoluteString, message: message)
         }
         guard let http = response as? HTTPURLResponse else {
             throw BoneworkError.network(url: url.absoluteString, message: "not an HTTP response")

@@ -46,7 +46,7 @@ final class LocalHTTPServer {
         }
         guard let text = String(data: line, encoding: .utf8), let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw BoneworkError.network(url: "127.0.0.1", message: "test server did not start")
         }
         self.port = port
@@ -55,7 +55,8 @@ final class LocalHTTPServer {
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(path)")! }
 
     deinit {
-        process.terminate()
+        // The server may not react to SIGTERM: end it with SIGKILL.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 }
