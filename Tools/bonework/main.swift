@@ -8,6 +8,7 @@ let usage = """
       trace pose REFERENCE.json --assets DIR      print our pose trace for a reference trace
       view SKELETON --atlas ATLAS [--skin S] [--animation A] [--headless --out FILE.png]
                                                   skeleton viewer (keys: arrows, space, PgUp/PgDn, L, B, D, R)
+      bench --count N --frames F [options]        time a crowd frame by frame (see bench --help)
     """
 
 func fail(_ message: String) -> Never {
@@ -25,6 +26,7 @@ do {
     case "inspect": try InspectCommand.run(rest)
     case "trace": try TraceCommand.run(rest)
     case "view": try ViewCommand.run(rest)
+    case "bench": try BenchCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }
