@@ -26,7 +26,9 @@ public enum BoneworkError: Error, Equatable, CustomStringConvertible {
         case .disposed(let what): return "\(what) was used after dispose()"
         case .httpStatus(let url, let status): return "HTTP \(status) for \(url)"
         case .truncated(let url, let expected, let received):
-            if expected < 0 { return "truncated response for \(url): the connection closed before the announced length" }
+            if expected < 0 {
+                return "truncated response for \(url): the connection closed before the announced length"
+            }
             return "truncated response for \(url): \(received) of \(expected) bytes"
         case .network(let url, let message): return "request for \(url) failed: \(message)"
         case .resourceNotFound(let name): return "no resource named '\(name)' in the bundle"

@@ -142,7 +142,10 @@ enum HTTPDownload {
     static func fetch(atlasURL: URL, skeletonURL: URL) async throws -> URL {
         let atlasData = try await get(atlasURL)
         let skeletonData = try await get(skeletonURL)
-        let key = String(UInt64(bitPattern: Int64(truncatingIfNeeded: (atlasURL.absoluteString + skeletonURL.absoluteString).hashValue)), radix: 16)
+        let key = String(
+            UInt64(
+                bitPattern: Int64(truncatingIfNeeded: (atlasURL.absoluteString + skeletonURL.absoluteString).hashValue)),
+            radix: 16)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bonework-http-\(getpid())-\(key)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let atlasFile = folder.appendingPathComponent(atlasURL.lastPathComponent)

@@ -70,7 +70,9 @@ import Testing
     @Test func viewLifecycleMakesUpdatesAndDismantles() async throws {
         let view = SkeletonView(size: Size(width: 64, height: 64), backgroundColor: Color(1, 1, 1, 1))
         let first = try await view.add(.defaultCharacter, frame: Rect(x: 0, y: 0, width: 32, height: 64), skin: "blue")
-        try await view.add(.drawable(try SkeletonDrawable(sharing: try first.controller.loaded(), skin: "orange")), frame: Rect(x: 32, y: 0, width: 32, height: 64))
+        try await view.add(
+            .drawable(try SkeletonDrawable(sharing: try first.controller.loaded(), skin: "orange")),
+            frame: Rect(x: 32, y: 0, width: 32, height: 64))
         #expect(view.items.count == 2)
         let image = try #require(try view.renderFrame(delta: 0))
         #expect(view.frameCount == 1)

@@ -10,7 +10,8 @@ import Testing
 @Suite(.serialized) struct DrawableTests {
     @Test func drawablesShareDataAndFreeTheirEntity() async throws {
         let a = try await SkeletonDrawable.load(.defaultCharacter, skin: "blue")
-        let b = try await SkeletonDrawable.load(.file(atlas: DefaultCharacter.atlasPath, skeleton: DefaultCharacter.skeletonPath))
+        let b = try await SkeletonDrawable.load(
+            .file(atlas: DefaultCharacter.atlasPath, skeleton: DefaultCharacter.skeletonPath))
         #expect(a.skeletonData === b.skeletonData)
         #expect(a.atlas === b.atlas)
         let world = World()

@@ -44,7 +44,8 @@ final class LocalHTTPServer {
             if chunk.isEmpty { break }
             line.append(chunk)
         }
-        guard let text = String(data: line, encoding: .utf8), let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let text = String(data: line, encoding: .utf8),
+            let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else {
             kill(process.processIdentifier, SIGKILL)
             throw BoneworkError.network(url: "127.0.0.1", message: "test server did not start")

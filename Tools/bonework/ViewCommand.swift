@@ -57,7 +57,8 @@ enum ViewCommand {
             let animation = animations.isEmpty ? "-" : animations[animationIndex]
             let skin = skins.isEmpty ? "-" : skins[skinIndex]
             return String(
-                format: "%@ | anim %@%@ | skin %@ | speed %.2fx%@ | %d bones %d slots | world transforms %.3f ms, draw %.3f ms",
+                format:
+                    "%@ | anim %@%@ | skin %@ | speed %.2fx%@ | %d bones %d slots | world transforms %.3f ms, draw %.3f ms",
                 (data.file as NSString).lastPathComponent, animation, loop ? " (loop)" : "", skin, speed,
                 controller.isPlaying ? "" : " paused", data.bones.count, data.slots.count, updateSeconds * 1000,
                 drawSeconds * 1000)
@@ -111,7 +112,8 @@ enum ViewCommand {
         }
         try viewer.wear()
         try viewer.play()
-        let view = SkeletonView(size: Size(width: Float(width), height: Float(height)), backgroundColor: Color(0.2, 0.2, 0.22, 1))
+        let view = SkeletonView(
+            size: Size(width: Float(width), height: Float(height)), backgroundColor: Color(0.2, 0.2, 0.22, 1))
         let bounds: any BoundsProvider =
             viewer.animations.isEmpty
             ? SetupPoseBounds() : SkinAndAnimationBounds(animations: viewer.animations, stepTime: 0.25)
@@ -136,7 +138,7 @@ enum ViewCommand {
     static func handleKeys(_ window: SkeletonWindow, _ viewer: Viewer, _ lastTitle: inout Double) throws -> Bool {
         let controller = viewer.controller
         let drawable = viewer.drawable
-            if window.wasKeyPressed(WindowKey.escape) { return false }
+        if window.wasKeyPressed(WindowKey.escape) { return false }
         if window.wasKeyPressed(WindowKey.space) {
             controller.isPlaying ? controller.pause() : controller.resume()
         }
