@@ -43,6 +43,7 @@ import Testing
         let drawable = try await SkeletonDrawable.load(.defaultCharacter, skin: "orange")
         try drawable.animationState.setAnimation(0, "walk", loop: true)
         try drawable.update(delta: 0.3)
+        #expect(drawable.lastTimings.total > 0 && drawable.lastTimings.worldTransforms > 0)
         let image = try drawable.renderToImage(
             size: Size(width: 40, height: 30), backgroundColor: Color(0, 0, 1, 1), scaleFactor: 2)
         #expect(image.width == 80 && image.height == 60)

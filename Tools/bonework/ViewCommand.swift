@@ -22,7 +22,8 @@ enum ViewCommand {
         var speed: Float = 1
         var loop = true
         var debug = DebugRenderer()
-        var updateSeconds = 0.0
+        /// Smoothed per-system seconds: state, apply, world transforms, vertices.
+        var systems = [0.0, 0.0, 0.0, 0.0]
         var drawSeconds = 0.0
         var lastUpdateStart = 0.0
 
@@ -56,11 +57,12 @@ enum ViewCommand {
             let data = drawable.skeletonData
             let animation = animations.isEmpty ? "-" : animations[animationIndex]
             let skin = skins.isEmpty ? "-" : skins[skinIndex]
+            let ms = systems.map { $0 * 1000 }
             return String(
                 format:
-                    "%@ | anim %@%@ | skin %@ | speed %.2fx%@ | %d bones %d slots | world transforms %.3f ms, draw %.3f ms",
+                    "%@ | anim %@%@ | skin %@ | speed %.2fx%@ | %d bones %d slots | ms: state %.3f apply %.3f world %.3f vertices %.3f draw %.3f",
                 (data.file as NSString).lastPathComponent, animation, loop ? " (loop)" : "", skin, speed,
-                controller.isPlaying ? "" : " paused", data.bones.count, data.slots.count, updateSeconds * 1000,
+                controller.isPlaying ? "" : " paused", data.bones.count, data.slots.count, ms[0], ms[1], ms[2], ms[3],
                 drawSeconds * 1000)
         }
     }
@@ -86,11 +88,13 @@ enum ViewCommand {
         let clock = { ProcessInfo.processInfo.systemUptime }
         var viewerBox: Viewer?
         let controller = SkeletonController(
-            onBeforeUpdateWorldTransforms: { _ in viewerBox?.lastUpdateStart = clock() },
-            onAfterUpdateWorldTransforms: { _ in
-                if let v = viewerBox { v.updateSeconds = v.updateSeconds * 0.9 + (clock() - v.lastUpdateStart) * 0.1 }
+            onBeforePaint: { controller, _ in
+                guard let v = viewerBox else { return }
+                let t = try controller.loaded().lastTimings
+                let now = [t.animationState, t.apply, t.worldTransforms, t.vertices]
+                for k in 0..<4 { v.systems[k] = v.systems[k] * 0.9 + now[k] * 0.1 }
+                v.lastUpdateStart = clock()
             },
-            onBeforePaint: { _, _ in viewerBox?.lastUpdateStart = clock() },
             onAfterPaint: { controller, canvas in
                 guard let v = viewerBox else { return }
                 try v.debug.draw(try controller.loaded(), on: canvas)
@@ -132,7 +136,7 @@ enum ViewCommand {
         let window = try SkeletonWindow(title: viewer.status, view: view)
         var lastTitle = 0.0
         window.onFrame = { window, _ in try handleKeys(window, viewer, &lastTitle) }
-        try window.run()
+        try window.run(maxFrames: options.value("--frames").flatMap { Int($0) })
     }
 
     static func handleKeys(_ window: SkeletonWindow, _ viewer: Viewer, _ lastTitle: inout Double) throws -> Bool {
