@@ -12,6 +12,8 @@ let usage = """
                                                   render frames headless to PNG (numbered, or one contact sheet)
       render --request REQUEST.json --assets DIR --out FILE.png
                                                   render a render request exactly
+      view SKELETON --atlas ATLAS [--skin S] [--animation A] [--headless --out FILE.png]
+                                                  skeleton viewer (keys: arrows, space, PgUp/PgDn, L, B, D, R)
       bench --count N --frames F [options]        time a crowd frame by frame (see bench --help)
     """
 
@@ -30,6 +32,7 @@ do {
     case "inspect": try InspectCommand.run(rest)
     case "trace": try TraceCommand.run(rest)
     case "render": try RenderCommand.run(rest)
+    case "view": try ViewCommand.run(rest)
     case "bench": try BenchCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
