@@ -43,6 +43,9 @@ public final class Batch {
     let firedTimes: UnsafeMutablePointer<Float>
     let firedCapacity: Int
 
+    /// Animation states of the rows (tracks, entries, mixing, events); see `AnimationState/`.
+    public internal(set) var animationStates: AnimationStateStore
+
     public init(rig: CompiledSkeleton, layout: ColumnLayout = .instanceMajor, trackCount: Int = 4, capacity: Int = 16) {
         self.rig = rig
         self.layout = layout
@@ -79,6 +82,8 @@ public final class Batch {
         firedCapacity = 2 * rig.maxEventKeys + 2
         firedKeys = .allocate(capacity: firedCapacity)
         firedTimes = .allocate(capacity: firedCapacity)
+        animationStates = Self.makeAnimationStates(rig, capacity: cap)
+        animationStates.batch = self
     }
 
     deinit {
@@ -150,6 +155,7 @@ public final class Batch {
         if count == capacity { grow(to: layout.roundUp(capacity * 2)) }
         let row = count
         count += 1
+        animationStates.addRow()
         entities.field(0)[row] = entity
         let cols = columns()
         let rows = cols.rows(row)
@@ -172,6 +178,7 @@ public final class Batch {
             moved = entities.field(0)[row]
         }
         count -= 1
+        animationStates.removeRow(row)
         return moved
     }
 
@@ -203,6 +210,7 @@ public final class Batch {
         let cap = layout.roundUp(newCapacity)
         if cap > capacity { grow(to: cap) }
         events.reserve(max(256, capacity * 4))
+        animationStates.reserveRows(capacity)
     }
 
     private func grow(to newCapacity: Int) {

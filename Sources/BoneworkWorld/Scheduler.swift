@@ -73,22 +73,19 @@ public final class Scheduler {
         for s in 0..<SystemID.count { row[s] = 0 }
         for batch in batches { batch.clearEvents() }
         for batch in batches where batch.count > 0 {
-            let cols = batch.columns()
             let rig = batch.rig.tables
-            let range = 0..<batch.count
-            instances += batch.count
             var t0 = now()
-            if runState {
-                AnimationStateSystem.update(cols, rig, range: range, delta: delta, events: &batch.events)
-            }
+            if runState { StateSystem.update(batch, delta: delta) }
             var t1 = now()
             row[SystemID.animationState.rawValue] &+= t1 &- t0
-            if runApply {
-                let scratch = FiredKeys(keys: batch.firedKeys, times: batch.firedTimes, capacity: batch.firedCapacity)
-                AnimationApplySystem.apply(cols, rig, range: range, events: &batch.events, scratch: scratch)
-            }
+            if runApply { StateSystem.apply(batch) }
             t0 = now()
             row[SystemID.timelineApply.rawValue] &+= t0 &- t1
+            // Animation state listeners may spawn or despawn instances: columns and rows are
+            // fetched after them.
+            let cols = batch.columns()
+            let range = 0..<batch.count
+            instances += batch.count
             // The skeleton clock (read by physics) advances between apply and world transforms.
             for i in range { cols.time[i] += delta }
             if runPose { PoseSystem.update(cols, rig, range: range) }

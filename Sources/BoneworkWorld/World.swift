@@ -89,22 +89,21 @@ public final class World {
     public func setAnimation(_ entity: Entity, track: Int = 0, _ animation: String, loop: Bool) throws {
         let (batch, row) = try locate(entity)
         guard let a = batch.data.findAnimation(animation) else { throw WorldError.unknownAnimation(animation) }
-        guard track >= 0, track < batch.trackCount else { throw WorldError.trackOutOfRange(track) }
-        batch.setAnimation(row: row, track: track, animation: a, loop: loop)
+        try batch.animationStates.setAnimation(row: row, track: track, animation: a, loop: loop)
     }
 
     /// Sets a track's time (e.g. to start instances at different phases).
     public func setTrackTime(_ entity: Entity, track: Int = 0, _ time: Float) throws {
         let (batch, row) = try locate(entity)
-        guard track >= 0, track < batch.trackCount else { throw WorldError.trackOutOfRange(track) }
-        let cols = batch.columns()
-        cols.tracks.trackTime[cols.rows(row).track(track)] = time
+        guard let entry = batch.animationStates.current(row: row, track: track) else {
+            throw WorldError.trackOutOfRange(track)
+        }
+        try entry.setTrackTime(time)
     }
 
     public func clearTrack(_ entity: Entity, track: Int = 0) throws {
         let (batch, row) = try locate(entity)
-        guard track >= 0, track < batch.trackCount else { throw WorldError.trackOutOfRange(track) }
-        batch.clearTrack(row: row, track: track)
+        try batch.animationStates.clearTrack(row: row, track: track)
     }
 
     /// Changes the skin (nil = no skin), keeping attachments of the old skin that the new one

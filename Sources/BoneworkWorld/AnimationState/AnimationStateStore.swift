@@ -1,0 +1,534 @@
+import BoneworkFormat
+
+/// Receives animation state events: the type, the entry, and for `.event` the user event.
+public typealias AnimationStateListener = (_ type: TrackEventType, _ entry: TrackEntry, _ event: AnimationEvent?) ->
+    Void
+
+/// A user event fired by an event timeline key.
+public struct AnimationEvent: Sendable, Equatable {
+    /// Index into `SkeletonData.events`.
+    public let data: Int32
+    public let name: String
+    public let intValue: Int32
+    public let floatValue: Float
+    public let stringValue: String
+    public let audioPath: String
+    public let volume: Float
+    public let balance: Float
+    /// The key's time in the animation.
+    public let time: Float
+}
+
+/// The animation states of every instance (row) of one batch: per row a set of tracks, per
+/// track a chain of entries (the current one, those mixing out below it, those queued after
+/// it), all kept in `TrackEntryPool` columns.
+///
+/// Operations (set, add, clear...) run on the calling thread and deliver their events at once.
+/// `update` and `apply` work row by row, so chunks of rows can run on several threads with one
+/// `StateWorkspace` each; their events are delivered afterwards, on the calling thread, in row
+/// order (`collect` then `drain`), so listeners see the same sequence whatever the thread count.
+public final class AnimationStateStore {
+    public let compiled: CompiledSkeleton
+    public let stateData: AnimationStateData
+    let mixes: MixTable
+    let tables: MixingTables
+    var pool: TrackEntryPool
+
+    /// The most tracks a row may use (a guard against runaway track indices).
+    public static let maxTracks = 256
+
+    public private(set) var rowCount = 0
+    private(set) var rowCapacity = 0
+    private(set) var trackWidth = 1
+    private var tracks: UnsafeMutablePointer<Int32>
+    private var trackCount: UnsafeMutablePointer<Int32>
+    private var timeScales: UnsafeMutablePointer<Float>
+    private var changed: UnsafeMutablePointer<UInt8>
+    private var unkeyed: UnsafeMutablePointer<Int32>
+
+    /// Events waiting for delivery (operations append here; `collect` appends workers' events).
+    var queue = StateEventSink(capacity: 256)
+    private var drainDisabled = false
+    /// Scratch for work done on the calling thread.
+    let mainWorkspace: StateWorkspace
+    /// Scratch per worker for parallel frames (see `workspace(_:)`).
+    private var workspaces: [StateWorkspace] = []
+
+    /// Called for every event of every row, after the entry's and the row's own listeners.
+    public var listener: AnimationStateListener?
+    private var rowListeners: [AnimationStateListener?] = []
+    private var entryListeners: [AnimationStateListener?] = []
+
+    /// Where delivered events are also logged for polling (`Batch.firedEvents`).
+    weak var batch: Batch?
+
+    public convenience init(compiled: CompiledSkeleton, data: AnimationStateData, capacity: Int = 16) throws {
+        guard data.skeletonData === compiled.data else { throw AnimationStateError.skeletonMismatch }
+        self.init(checked: compiled, data: data, capacity: capacity)
+    }
+
+    /// A store for `compiled` with data already known to belong to it.
+    init(checked compiled: CompiledSkeleton, data: AnimationStateData, capacity: Int) {
+        self.compiled = compiled
+        stateData = data
+        mixes = data.freeze()
+        let rig = compiled.tables
+        tables = MixingTables(rig, animationCount: compiled.data.animations.count)
+        pool = TrackEntryPool(timelineStride: tables.maxTimelines, capacity: max(4, capacity * 2))
+        mainWorkspace = StateWorkspace(tables: tables)
+        tracks = .allocate(capacity: 1)
+        trackCount = .allocate(capacity: 1)
+        timeScales = .allocate(capacity: 1)
+        changed = .allocate(capacity: 1)
+        unkeyed = .allocate(capacity: 1)
+        reserveRows(max(1, capacity))
+    }
+
+    deinit {
+        pool.free()
+        tracks.deallocate()
+        trackCount.deallocate()
+        timeScales.deallocate()
+        changed.deallocate()
+        unkeyed.deallocate()
+        queue.free()
+    }
+
+    /// The raw views workers use; valid until rows, tracks or entries grow.
+    var kernel: StateKernel {
+        StateKernel(
+            e: pool.columns, tracks: tracks, trackWidth: trackWidth, trackCount: trackCount, timeScale: timeScales,
+            changed: changed, unkeyed: unkeyed, rig: compiled.tables, tables: tables)
+    }
+
+    /// Scratch for worker `index` of a parallel frame (created on first use, then reused).
+    func workspace(_ index: Int) -> StateWorkspace {
+        while workspaces.count <= index { workspaces.append(StateWorkspace(tables: tables)) }
+        return workspaces[index]
+    }
+
+    // MARK: - Rows
+
+    public func reserveRows(_ capacity: Int) {
+        guard capacity > rowCapacity else { return }
+        relayout(rows: capacity, width: trackWidth)
+    }
+
+    /// Adds a row with no tracks, time scale 1, and returns its index.
+    @discardableResult
+    public func addRow() -> Int {
+        if rowCount == rowCapacity { reserveRows(max(4, rowCapacity * 2)) }
+        let row = rowCount
+        rowCount += 1
+        (tracks + row * trackWidth).update(repeating: -1, count: trackWidth)
+        trackCount[row] = 0
+        timeScales[row] = 1
+        changed[row] = 0
+        unkeyed[row] = 0
+        if rowListeners.count < rowCount { rowListeners.append(nil) } else { rowListeners[row] = nil }
+        return row
+    }
+
+    /// Removes a row by moving the last row into it (as batches do). Its entries are disposed
+    /// without events. Returns the row that moved into `row`, nil when `row` was the last.
+    @discardableResult
+    public func removeRow(_ row: Int) -> Int? {
+        guard row >= 0, row < rowCount else { return nil }
+        for slot in entries(ofRow: row) { releaseEntry(slot) }
+        let last = rowCount - 1
+        var moved: Int?
+        if row != last {
+            (tracks + row * trackWidth).update(from: tracks + last * trackWidth, count: trackWidth)
+            trackCount[row] = trackCount[last]
+            timeScales[row] = timeScales[last]
+            changed[row] = changed[last]
+            unkeyed[row] = unkeyed[last]
+            rowListeners[row] = rowListeners[last]
+            let owned = queue.count > 0 ? ownedBy(last) : entries(ofRow: last)
+            for slot in owned { pool.columns.state[slot].owner = Int32(row) }
+            moved = last
+        }
+        rowListeners[last] = nil
+        rowCount = last
+        return moved
+    }
+
+    /// Every entry a row reaches: current entries, those mixing out below them, those queued.
+    func entries(ofRow row: Int) -> [Int] {
+        var result: [Int] = []
+        let e = pool.columns
+        for t in 0..<Int(trackCount[row]) {
+            let current = Int(tracks[row * trackWidth + t])
+            if current < 0 { continue }
+            var from = current
+            while from >= 0 {
+                result.append(from)
+                from = Int(e.state[from].mixingFrom)
+            }
+            var next = Int(e.state[current].next)
+            while next >= 0 {
+                result.append(next)
+                next = Int(e.state[next].next)
+            }
+        }
+        return result
+    }
+
+    /// Every live entry whose owner is `row`, linked or not (ended entries wait for delivery).
+    private func ownedBy(_ row: Int) -> [Int] {
+        let e = pool.columns
+        return (0..<e.capacity).filter { e.state[$0].live != 0 && e.state[$0].owner == Int32(row) }
+    }
+
+    private func relayout(rows: Int, width: Int) {
+        let newTracks = UnsafeMutablePointer<Int32>.allocate(capacity: rows * width)
+        newTracks.initialize(repeating: -1, count: rows * width)
+        for row in 0..<rowCount {
+            (newTracks + row * width).update(from: tracks + row * trackWidth, count: min(width, trackWidth))
+        }
+        tracks.deallocate()
+        tracks = newTracks
+        if rows > rowCapacity {
+            func grow<T: BitwiseCopyable>(_ p: inout UnsafeMutablePointer<T>, fill: T) {
+                let fresh = UnsafeMutablePointer<T>.allocate(capacity: rows)
+                fresh.initialize(repeating: fill, count: rows)
+                fresh.update(from: p, count: rowCount)
+                p.deallocate()
+                p = fresh
+            }
+            grow(&trackCount, fill: 0)
+            grow(&timeScales, fill: 1)
+            grow(&changed, fill: 0)
+            grow(&unkeyed, fill: 0)
+            rowCapacity = rows
+        }
+        trackWidth = width
+    }
+
+    // MARK: - Per-row settings
+
+    public func timeScale(row: Int) -> Float { timeScales[row] }
+    public func setTimeScale(row: Int, _ value: Float) { timeScales[row] = value }
+
+    /// Number of tracks in use by a row (the highest track index set + 1).
+    public func trackCount(row: Int) -> Int { Int(trackCount[row]) }
+
+    /// The current entry of a track, nil when the track is empty.
+    public func current(row: Int, track: Int) -> TrackEntry? {
+        guard track >= 0, track < Int(trackCount[row]) else { return nil }
+        let slot = Int(tracks[row * trackWidth + track])
+        return slot >= 0 ? handle(slot) : nil
+    }
+
+    public func setListener(row: Int, _ listener: AnimationStateListener?) { rowListeners[row] = listener }
+
+    // MARK: - Entries
+
+    func handle(_ slot: Int) -> TrackEntry {
+        TrackEntry(store: self, slot: Int32(slot), generation: pool.columns.state[slot].generation)
+    }
+
+    /// The slot of a live entry, or the stale-handle error.
+    func resolve(_ entry: TrackEntry) throws -> Int {
+        let slot = Int(entry.slot)
+        let e = pool.columns
+        guard entry.store === self, slot >= 0, slot < e.capacity, e.state[slot].live != 0,
+            e.state[slot].generation == entry.generation
+        else { throw AnimationStateError.staleTrackEntry }
+        return slot
+    }
+
+    func setEntryListener(_ slot: Int, _ listener: AnimationStateListener?) {
+        if entryListeners.count < pool.columns.capacity {
+            entryListeners.append(contentsOf: repeatElement(nil, count: pool.columns.capacity - entryListeners.count))
+        }
+        entryListeners[slot] = listener
+    }
+
+    private func releaseEntry(_ slot: Int) {
+        if slot < entryListeners.count { entryListeners[slot] = nil }
+        pool.release(slot)
+    }
+
+    /// The animation index of a name, or the unknown-animation error.
+    public func animationIndex(_ name: String) throws -> Int32 {
+        guard let i = compiled.data.findAnimation(name) else { throw AnimationStateError.unknownAnimation(name) }
+        return i
+    }
+
+    private func checkAnimation(_ animation: Int32) throws {
+        guard animation == -1 || (animation >= 0 && Int(animation) < compiled.data.animations.count) else {
+            throw AnimationStateError.animationOutOfRange(animation)
+        }
+    }
+
+    private func checkRow(_ row: Int) throws {
+        guard row >= 0, row < rowCount else { throw AnimationStateError.staleState }
+    }
+
+    /// The current entry of `track` (-1 = none), first making room for the track.
+    private func expand(row: Int, track: Int) throws -> Int {
+        guard track >= 0, track < Self.maxTracks else { throw AnimationStateError.trackOutOfRange(track) }
+        if track < Int(trackCount[row]) { return Int(tracks[row * trackWidth + track]) }
+        if track >= trackWidth { relayout(rows: rowCapacity, width: max(track + 1, trackWidth * 2)) }
+        for t in Int(trackCount[row])...track { tracks[row * trackWidth + t] = -1 }
+        trackCount[row] = Int32(track + 1)
+        return -1
+    }
+
+    /// A fresh entry for `animation` (-1 = empty) on `track`, mixing from `last` (-1 = none).
+    private func newEntry(row: Int, track: Int, animation: Int32, loop: Bool, last: Int) -> Int {
+        let slot = pool.obtain()
+        if entryListeners.count < pool.columns.capacity {
+            entryListeners.append(contentsOf: repeatElement(nil, count: pool.columns.capacity - entryListeners.count))
+        }
+        entryListeners[slot] = nil
+        let e = pool.columns
+        // Fresh records (see `EntryTimes` and `EntryState` for the defaults); the generation stays.
+        var state = EntryState()
+        state.generation = e.state[slot].generation
+        state.live = 1
+        state.owner = Int32(row)
+        state.track = Int32(track)
+        state.animation = animation
+        state.loop = loop ? 1 : 0
+        var times = EntryTimes()
+        times.animationEnd = animation >= 0 ? compiled.tables.animDuration[Int(animation)] : 0
+        times.mixDuration = last < 0 ? 0 : mixes.mix(from: e.state[last].animation, to: animation)
+        e.state[slot] = state
+        e.times[slot] = times
+        return slot
+    }
+
+    // MARK: - Operations
+
+    /// Plays `animation` (-1 = the empty animation) on a track now, mixing from what it played.
+    @discardableResult
+    public func setAnimation(row: Int, track: Int, animation: Int32, loop: Bool) throws -> TrackEntry {
+        try checkRow(row)
+        try checkAnimation(animation)
+        var current = try expand(row: row, track: track)
+        var interrupt = true
+        let k = kernel
+        if current >= 0 {
+            if pool.columns.times[current].nextTrackLast == -1 {
+                // Never applied: replaced without a mix.
+                tracks[row * trackWidth + track] = pool.columns.state[current].mixingFrom
+                k.queue(.interrupt, current, &queue)
+                k.queue(.end, current, &queue)
+                k.clearNext(current, &queue)
+                current = Int(pool.columns.state[current].mixingFrom)
+                interrupt = false
+            } else {
+                k.clearNext(current, &queue)
+            }
+        }
+        let entry = newEntry(row: row, track: track, animation: animation, loop: loop, last: current)
+        kernel.setCurrent(row: row, track: track, entry: entry, interrupt: interrupt, &queue)
+        let result = handle(entry)
+        drain()
+        return result
+    }
+
+    /// Queues `animation` (-1 = empty) after the track's last entry. `delay` <= 0 counts from
+    /// the end of the previous entry minus the mix duration.
+    @discardableResult
+    public func addAnimation(row: Int, track: Int, animation: Int32, loop: Bool, delay delayIn: Float) throws
+        -> TrackEntry
+    {
+        try checkRow(row)
+        try checkAnimation(animation)
+        var last = try expand(row: row, track: track)
+        if last >= 0 {
+            while pool.columns.state[last].next >= 0 { last = Int(pool.columns.state[last].next) }
+        }
+        let entry = newEntry(row: row, track: track, animation: animation, loop: loop, last: last)
+        let e = pool.columns
+        var delay = delayIn
+        if last < 0 {
+            kernel.setCurrent(row: row, track: track, entry: entry, interrupt: true, &queue)
+            e.times[entry].delay = delay
+            let result = handle(entry)
+            drain()
+            return result
+        }
+        e.state[last].next = Int32(entry)
+        e.state[entry].previous = Int32(last)
+        if delay <= 0 { delay += e.trackComplete(last) - e.times[entry].mixDuration }
+        e.times[entry].delay = delay
+        return handle(entry)
+    }
+
+    /// Mixes a track out to the setup pose over `mixDuration` seconds.
+    @discardableResult
+    public func setEmptyAnimation(row: Int, track: Int, mixDuration: Float) throws -> TrackEntry {
+        let entry = try setAnimation(row: row, track: track, animation: -1, loop: false)
+        if let slot = try? resolve(entry) {
+            pool.columns.times[slot].mixDuration = mixDuration
+            pool.columns.times[slot].trackEnd = mixDuration
+        }
+        return entry
+    }
+
+    /// Queues a mix out to the setup pose after the track's last entry.
+    @discardableResult
+    public func addEmptyAnimation(row: Int, track: Int, mixDuration: Float, delay: Float) throws -> TrackEntry {
+        let entry = try addAnimation(row: row, track: track, animation: -1, loop: false, delay: delay)
+        if let slot = try? resolve(entry) {
+            let e = pool.columns
+            if delay <= 0 { e.times[slot].delay += e.times[slot].mixDuration - mixDuration }
+            e.times[slot].mixDuration = mixDuration
+            e.times[slot].trackEnd = mixDuration
+        }
+        return entry
+    }
+
+    /// Mixes every track with an entry out to the setup pose.
+    public func setEmptyAnimations(row: Int, mixDuration: Float) throws {
+        try checkRow(row)
+        let wasDisabled = drainDisabled
+        drainDisabled = true
+        defer {
+            drainDisabled = wasDisabled
+            drain()
+        }
+        for t in 0..<Int(trackCount[row]) where tracks[row * trackWidth + t] >= 0 {
+            try setEmptyAnimation(row: row, track: t, mixDuration: mixDuration)
+        }
+    }
+
+    /// Removes every entry of a track at once (the pose keeps what was applied last).
+    public func clearTrack(row: Int, track: Int) throws {
+        try checkRow(row)
+        guard track >= 0, track < Int(trackCount[row]) else { return }
+        let current = Int(tracks[row * trackWidth + track])
+        guard current >= 0 else { return }
+        let k = kernel
+        let e = pool.columns
+        k.queue(.end, current, &queue)
+        k.clearNext(current, &queue)
+        var entry = current
+        while true {
+            let from = Int(e.state[entry].mixingFrom)
+            if from < 0 { break }
+            k.queue(.end, from, &queue)
+            e.state[entry].mixingFrom = -1
+            e.state[entry].mixingTo = -1
+            entry = from
+        }
+        tracks[row * trackWidth + Int(e.state[current].track)] = -1
+        drain()
+    }
+
+    /// Removes every entry of every track of a row.
+    public func clearTracks(row: Int) throws {
+        try checkRow(row)
+        let wasDisabled = drainDisabled
+        drainDisabled = true
+        for t in 0..<Int(trackCount[row]) { try clearTrack(row: row, track: t) }
+        trackCount[row] = 0
+        drainDisabled = wasDisabled
+        drain()
+    }
+
+    // MARK: - Frames
+
+    /// Advances one row and delivers its events (single-threaded use; see `StateSystem` for batches).
+    public func update(row: Int, delta: Float) {
+        kernel.update(row: row, delta: delta, &queue)
+        drain()
+    }
+
+    /// Poses one row from its tracks and delivers its events (single-threaded use).
+    @discardableResult
+    func apply(row: Int, columns: BatchColumns) -> Bool {
+        let applied = kernel.apply(row: row, columns, mainWorkspace)
+        queue.append(contentsOf: mainWorkspace.events)
+        mainWorkspace.events.removeAll()
+        drain()
+        return applied
+    }
+
+    /// Moves the events workers queued into the delivery queue, in worker order (workers cover
+    /// consecutive row ranges, so this is row order).
+    func collect(workers: Int) {
+        for w in 0..<min(workers, workspaces.count) {
+            queue.append(contentsOf: workspaces[w].events)
+            workspaces[w].events.removeAll()
+        }
+    }
+
+    // MARK: - Delivery
+
+    /// Delivers queued events to the entry's, the row's and the store's listeners, in order.
+    /// Listeners may call operations; the events those raise are delivered in the same drain.
+    /// Ended and disposed entries return to the pool after their listeners ran.
+    public func drain() {
+        if drainDisabled { return }
+        drainDisabled = true
+        defer {
+            queue.removeAll()
+            drainDisabled = false
+        }
+        var i = 0
+        while i < queue.count {
+            let ev = queue[i]
+            i += 1
+            let slot = Int(ev.entry)
+            let e = pool.columns
+            guard slot >= 0, slot < e.capacity, e.state[slot].live != 0, e.state[slot].generation == ev.generation
+            else { continue }
+            let entry = TrackEntry(store: self, slot: ev.entry, generation: ev.generation)
+            log(ev, slot)
+            switch ev.type {
+            case .end:
+                notify(.end, entry, slot, nil)
+                notify(.dispose, entry, slot, nil)
+                releaseEntry(slot)
+            case .dispose:
+                notify(.dispose, entry, slot, nil)
+                releaseEntry(slot)
+            case .event:
+                notify(.event, entry, slot, userEvent(ev.key))
+            default:
+                notify(ev.type, entry, slot, nil)
+            }
+        }
+    }
+
+    /// Appends a delivered event to the batch's polling log.
+    private func log(_ ev: QueuedStateEvent, _ slot: Int) {
+        guard let batch else { return }
+        let e = pool.columns
+        let owner = Int(e.state[slot].owner)
+        guard owner >= 0, owner < batch.count else { return }
+        let entity = batch.entity(atRow: owner)
+        let track = e.state[slot].track
+        let animation = e.state[slot].animation
+        batch.events.append(FiredEvent(entity: entity, track: track, type: ev.type, animation: animation, key: ev.key))
+        if ev.type == .end {
+            batch.events.append(FiredEvent(entity: entity, track: track, type: .dispose, animation: animation, key: -1))
+        }
+    }
+
+    private func notify(_ type: TrackEventType, _ entry: TrackEntry, _ slot: Int, _ event: AnimationEvent?) {
+        if slot < entryListeners.count, let l = entryListeners[slot] { l(type, entry, event) }
+        // The entry may have been released by a listener's operation; its owner row is re-read.
+        let owner = Int(pool.columns.state[slot].owner)
+        if owner >= 0, owner < rowListeners.count, let l = rowListeners[owner] { l(type, entry, event) }
+        if let l = listener { l(type, entry, event) }
+    }
+
+    /// The user event of a global event key index.
+    func userEvent(_ key: Int32) -> AnimationEvent? {
+        let data = compiled.data
+        guard key >= 0, Int(key) < compiled.eventKeys.count else { return nil }
+        let (a, k) = compiled.eventKeys[Int(key)]
+        let eventKey = data.animations[Int(a)].events[Int(k)]
+        let eventData = data.events.indices.contains(Int(eventKey.event)) ? data.events[Int(eventKey.event)] : nil
+        return AnimationEvent(
+            data: eventKey.event, name: eventData?.name ?? "", intValue: eventKey.intValue,
+            floatValue: eventKey.floatValue, stringValue: eventKey.stringValue, audioPath: eventData?.audioPath ?? "",
+            volume: eventKey.volume, balance: eventKey.balance, time: eventKey.time)
+    }
+}

@@ -1,0 +1,421 @@
+import BoneworkFormat
+
+/// Slot attachment states relative to a row's `unkeyed` base (see `StateKernel.apply`).
+enum AttachmentState {
+    /// An attachment timeline touched the slot without choosing its attachment: the setup
+    /// attachment is restored after the apply.
+    static let setup: Int32 = 1
+    /// An attachment timeline chose the slot's attachment in this apply.
+    static let current: Int32 = 2
+}
+
+extension StateKernel {
+    /// Poses one row from its tracks: entries mixing out first, then each current entry, with
+    /// the reference's rules for alpha, hold, attachments, draw order and rotation memory.
+    /// Queues user events and completions to `ws.events`. Returns whether any track applied.
+    @discardableResult
+    func apply(row: Int, _ cols: BatchColumns, _ ws: StateWorkspace) -> Bool {
+        if changed[row] != 0 { animationsChanged(row: row, ws) }
+        let ctx = InstanceContext(cols, rig, instance: row)
+        var fired = FiredKeys(keys: ws.firedKeys, times: ws.firedTimes, capacity: ws.firedCapacity)
+        let unkeyedBase = unkeyed[row]
+        var applied = false
+        let base = row &* trackWidth
+        for t in 0..<Int(trackCount[row]) {
+            let c = Int(tracks[base &+ t])
+            if c < 0 || e.times[c].delay > 0 { continue }
+            applied = true
+            let blend: MixBlend = t == 0 ? .first : (MixBlend(rawValue: Int32(e.state[c].mixBlend)) ?? .replace)
+
+            // Entries mixing out first.
+            var alpha = e.times[c].alpha
+            if e.state[c].mixingFrom >= 0 {
+                alpha *= applyMixingFrom(c, blend, cols, ctx, unkeyedBase, &fired, ws)
+            } else if e.times[c].trackTime >= e.times[c].trackEnd && e.state[c].next < 0 {
+                alpha = 0  // The last apply of an ending entry restores the setup pose.
+            }
+            var attachments = alpha >= e.state[c].alphaAttachmentThreshold
+
+            // Then the current entry.
+            let animationLast = e.times[c].animationLast
+            let animationTime = e.animationTime(c)
+            var applyTime = animationTime
+            var fireEvents = true
+            let animation = Int(e.state[c].animation)
+            if e.state[c].reverse != 0 {
+                applyTime = duration(animation) - applyTime
+                fireEvents = false
+            }
+            fired.count = 0
+            if animation >= 0 {
+                let first = Int(rig.animTimelineStart[animation])
+                let count = Int(rig.animTimelineCount[animation])
+                if (t == 0 && alpha == 1) || blend == .add {
+                    if t == 0 { attachments = true }
+                    for k in 0..<count {
+                        let tl = first &+ k
+                        switch tables.roles[tl] {
+                        case .attachment:
+                            applyAttachment(tl, cols, ctx, applyTime, blend, attachments, unkeyedBase)
+                        case .event:
+                            if fireEvents {
+                                TimelineApply.applyEvents(
+                                    rig.timelines[tl], rig, lastTime: animationLast, time: applyTime, into: &fired)
+                            }
+                        default:
+                            var none: FiredKeys? = nil
+                            TimelineApply.apply(
+                                rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime,
+                                alpha: alpha, blend: blend, direction: .mixIn, fired: &none)
+                        }
+                    }
+                } else {
+                    let modes = e.timelineMode + c &* e.timelineStride
+                    let shortest = e.state[c].shortestRotation != 0
+                    let firstFrame = !shortest && e.state[c].rotationsReady == 0
+                    let rotations = e.timelinesRotation + c &* e.timelineStride &* 2
+                    if firstFrame {
+                        e.state[c].rotationsReady = 1
+                        rotations.update(repeating: 0, count: count &* 2)
+                    }
+                    for k in 0..<count {
+                        let tl = first &+ k
+                        let timelineBlend: MixBlend = modes[k] == TimelineMixMode.subsequent ? blend : .setup
+                        switch tables.roles[tl] {
+                        case .rotate where !shortest:
+                            applyRotate(
+                                tl, cols, ctx, applyTime, alpha, timelineBlend, rotations + k &* 2, firstFrame)
+                        case .attachment:
+                            applyAttachment(tl, cols, ctx, applyTime, blend, attachments, unkeyedBase)
+                        case .event:
+                            if fireEvents {
+                                TimelineApply.applyEvents(
+                                    rig.timelines[tl], rig, lastTime: animationLast, time: applyTime, into: &fired)
+                            }
+                        default:
+                            var none: FiredKeys? = nil
+                            TimelineApply.apply(
+                                rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime,
+                                alpha: alpha, blend: timelineBlend, direction: .mixIn, fired: &none)
+                        }
+                    }
+                }
+            }
+            queueEvents(c, animationTime, fired, &ws.events)
+            fired.count = 0
+            e.times[c].nextAnimationLast = animationTime
+            e.times[c].nextTrackLast = e.times[c].trackTime
+        }
+
+        // Slots an attachment timeline touched without setting get their setup attachment back.
+        let setupState = unkeyedBase &+ AttachmentState.setup
+        let r = ctx.r
+        for s in 0..<rig.slotCount {
+            let i = r.slot(s)
+            if cols.attachmentState[i] == setupState {
+                SetupPose.setAttachment(cols, rig, slotRow: i, TimelineApply.setupAttachment(rig, ctx, s))
+            }
+        }
+        unkeyed[row] = unkeyedBase &+ 2
+        return applied
+    }
+
+    @inline(__always)
+    func duration(_ animation: Int) -> Float { animation >= 0 ? rig.animDuration[animation] : 0 }
+
+    /// Applies the entries mixing out below `top` (deepest first, without using stack per
+    /// entry) and returns `top`'s mix percentage (0 to 1).
+    func applyMixingFrom(
+        _ top: Int, _ blendIn: MixBlend, _ cols: BatchColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
+        _ fired: inout FiredKeys, _ ws: StateWorkspace
+    ) -> Float {
+        var from = Int(e.state[top].mixingFrom)
+        while e.state[from].mixingFrom >= 0 { from = Int(e.state[from].mixingFrom) }
+        var mix: Float = 1
+        while true {
+            // `mixingTo` links back up the chain (kept in step with `mixingFrom`).
+            let to = Int(e.state[from].mixingTo)
+            if to < 0 { break }
+            mix = applyMix(to: to, from: from, blendIn, cols, ctx, unkeyedBase, &fired, ws)
+            if to == top { break }
+            from = to
+        }
+        return mix
+    }
+
+    /// One step of `applyMixingFrom`: applies `from`, mixing out below `to`, and returns `to`'s
+    /// mix percentage.
+    private func applyMix(
+        to: Int, from: Int, _ blendIn: MixBlend, _ cols: BatchColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
+        _ fired: inout FiredKeys, _ ws: StateWorkspace
+    ) -> Float {
+        var blend = blendIn
+        var mix: Float
+        if e.times[to].mixDuration == 0 {
+            // A single-frame mix that undoes what the entry mixing out changed.
+            mix = 1
+            if blend == .first { blend = .setup }
+        } else {
+            mix = e.times[to].mixTime / e.times[to].mixDuration
+            if mix > 1 { mix = 1 }
+            if blend != .first { blend = MixBlend(rawValue: Int32(e.state[from].mixBlend)) ?? .replace }
+        }
+
+        let attachments = mix < e.state[from].mixAttachmentThreshold
+        let drawOrder = mix < e.state[from].mixDrawOrderThreshold
+        let alphaHold = e.times[from].alpha * e.times[to].interruptAlpha
+        let alphaMix = alphaHold * (1 - mix)
+        let animationLast = e.times[from].animationLast
+        let animationTime = e.animationTime(from)
+        var applyTime = animationTime
+        var fireEvents = false
+        let animation = Int(e.state[from].animation)
+        if e.state[from].reverse != 0 {
+            applyTime = duration(animation) - applyTime
+        } else if mix < e.times[from].eventThreshold {
+            fireEvents = true
+        }
+
+        fired.count = 0
+        if animation >= 0 {
+            let first = Int(rig.animTimelineStart[animation])
+            let count = Int(rig.animTimelineCount[animation])
+            if blend == .add {
+                for k in 0..<count {
+                    let tl = first &+ k
+                    if tables.roles[tl] == .event {
+                        if fireEvents {
+                            TimelineApply.applyEvents(
+                                rig.timelines[tl], rig, lastTime: animationLast, time: applyTime, into: &fired)
+                        }
+                        continue
+                    }
+                    var none: FiredKeys? = nil
+                    TimelineApply.apply(
+                        rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime, alpha: alphaMix,
+                        blend: blend, direction: .mixOut, fired: &none)
+                }
+            } else {
+                let modes = e.timelineMode + from &* e.timelineStride
+                let holdMix = e.timelineHoldMix + from &* e.timelineStride
+                let shortest = e.state[from].shortestRotation != 0
+                let firstFrame = !shortest && e.state[from].rotationsReady == 0
+                let rotations = e.timelinesRotation + from &* e.timelineStride &* 2
+                if firstFrame {
+                    e.state[from].rotationsReady = 1
+                    rotations.update(repeating: 0, count: count &* 2)
+                }
+                var totalAlpha: Float = 0
+                for k in 0..<count {
+                    let tl = first &+ k
+                    let role = tables.roles[tl]
+                    var direction = MixDirection.mixOut
+                    let timelineBlend: MixBlend
+                    let alpha: Float
+                    switch modes[k] {
+                    case TimelineMixMode.subsequent:
+                        if !drawOrder && role == .drawOrder { continue }
+                        timelineBlend = blend
+                        alpha = alphaMix
+                    case TimelineMixMode.first:
+                        timelineBlend = .setup
+                        alpha = alphaMix
+                    case TimelineMixMode.holdSubsequent:
+                        timelineBlend = blend
+                        alpha = alphaHold
+                    case TimelineMixMode.holdFirst:
+                        timelineBlend = .setup
+                        alpha = alphaHold
+                    default:
+                        timelineBlend = .setup
+                        let hold = Int(holdMix[k])
+                        alpha =
+                            hold >= 0
+                            ? alphaHold * max(0, 1 - e.times[hold].mixTime / e.times[hold].mixDuration) : alphaHold
+                    }
+                    totalAlpha += alpha
+                    switch role {
+                    case .rotate where !shortest:
+                        applyRotate(tl, cols, ctx, applyTime, alpha, timelineBlend, rotations + k &* 2, firstFrame)
+                    case .attachment:
+                        applyAttachment(
+                            tl, cols, ctx, applyTime, timelineBlend,
+                            attachments && alpha >= e.state[from].alphaAttachmentThreshold, unkeyedBase)
+                    case .event:
+                        if fireEvents {
+                            TimelineApply.applyEvents(
+                                rig.timelines[tl], rig, lastTime: animationLast, time: applyTime, into: &fired)
+                        }
+                    default:
+                        if drawOrder && role == .drawOrder && timelineBlend == .setup { direction = .mixIn }
+                        var none: FiredKeys? = nil
+                        TimelineApply.apply(
+                            rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime, alpha: alpha,
+                            blend: timelineBlend, direction: direction, fired: &none)
+                    }
+                }
+                e.times[from].totalAlpha = totalAlpha
+            }
+        } else if blend != .add {
+            e.times[from].totalAlpha = 0
+        }
+
+        if e.times[to].mixDuration > 0 { queueEvents(from, animationTime, fired, &ws.events) }
+        fired.count = 0
+        e.times[from].nextAnimationLast = animationTime
+        e.times[from].nextTrackLast = e.times[from].trackTime
+        return mix
+    }
+
+    /// Queues the user events an apply fired and the entry's completion, in the reference's
+    /// order: events of the loop that ended, then complete, then events of the new loop.
+    func queueEvents(_ entry: Int, _ animationTime: Float, _ fired: FiredKeys, _ sink: inout StateEventSink) {
+        let animationStart = e.times[entry].animationStart
+        let animationEnd = e.times[entry].animationEnd
+        let duration = animationEnd - animationStart
+        let trackLastWrapped = duration != 0 ? e.times[entry].trackLast.truncatingRemainder(dividingBy: duration) : .nan
+        let generation = e.state[entry].generation
+
+        var i = 0
+        let n = fired.count
+        while i < n {
+            let time = fired.times[i]
+            if time < trackLastWrapped { break }
+            if time <= animationEnd {  // Keys past the animation's end are dropped.
+                sink.append(.event, entry: entry, generation: generation, key: fired.keys[i])
+            }
+            i &+= 1
+        }
+
+        let complete: Bool
+        if e.state[entry].loop != 0 {
+            if duration == 0 {
+                complete = true
+            } else {
+                let cycles = StateMath.truncatedInt(e.times[entry].trackTime / duration)
+                complete = cycles > 0 && cycles > StateMath.truncatedInt(e.times[entry].trackLast / duration)
+            }
+        } else {
+            complete = animationTime >= animationEnd && e.times[entry].animationLast < animationEnd
+        }
+        if complete { sink.append(.complete, entry: entry, generation: generation) }
+
+        while i < n {
+            if fired.times[i] >= animationStart {  // Keys before the animation's start are dropped.
+                sink.append(.event, entry: entry, generation: generation, key: fired.keys[i])
+            }
+            i &+= 1
+        }
+    }
+
+    /// The attachment timeline as the state applies it: `attachments` false still shows the
+    /// keyed attachment for this apply but lets the setup attachment come back afterwards.
+    @inline(__always)
+    func applyAttachment(
+        _ tl: Int, _ cols: BatchColumns, _ ctx: InstanceContext, _ time: Float, _ blend: MixBlend,
+        _ attachments: Bool, _ unkeyedBase: Int32
+    ) {
+        let timeline = rig.timelines[tl]
+        let slot = Int(timeline.target)
+        guard ctx.slotActive(rig, slot) else { return }
+        let i = ctx.r.slot(slot)
+        let keys = TimelineKeys(timeline, rig)
+        if time < keys.firstTime {
+            if blend == .setup || blend == .first {
+                SetupPose.setAttachment(cols, rig, slotRow: i, TimelineApply.setupAttachment(rig, ctx, slot))
+                if attachments { cols.attachmentState[i] = unkeyedBase &+ AttachmentState.current }
+            }
+        } else {
+            SetupPose.setAttachment(
+                cols, rig, slotRow: i, TimelineApply.keyedAttachment(timeline, rig, ctx, keys.search(time)))
+            if attachments { cols.attachmentState[i] = unkeyedBase &+ AttachmentState.current }
+        }
+        // Not chosen in this apply: the setup attachment is restored after it.
+        if cols.attachmentState[i] <= unkeyedBase { cols.attachmentState[i] = unkeyedBase &+ AttachmentState.setup }
+    }
+
+    /// A rotate timeline applied by the state outside the plain path: with alpha 1 as any
+    /// timeline, else with the rotation memory (see `mixRotation`).
+    @inline(__always)
+    func applyRotate(
+        _ tl: Int, _ cols: BatchColumns, _ ctx: InstanceContext, _ time: Float, _ alpha: Float, _ blend: MixBlend,
+        _ memory: UnsafeMutablePointer<Float>, _ firstFrame: Bool
+    ) {
+        if firstFrame { memory[0] = 0 }
+        let timeline = rig.timelines[tl]
+        if alpha == 1 {
+            var none: FiredKeys? = nil
+            TimelineApply.apply(
+                timeline, rig, cols, ctx, lastTime: 0, time: time, alpha: 1, blend: blend, direction: .mixIn,
+                fired: &none)
+            return
+        }
+        let bone = Int(timeline.target)
+        guard ctx.boneActive[bone] != 0 else { return }
+        Self.mixRotation(
+            TimelineKeys(timeline, rig), cols.rotation + ctx.r.bone(bone), setup: rig.boneSetup[bone &* 7 &+ 2],
+            time, alpha, blend, memory, firstFrame)
+    }
+
+    /// Mixes a bone's rotation towards a rotate timeline's value with alpha < 1: along the
+    /// shortest way on the first frame, then keeps turning the same way (the memory holds the
+    /// total turned and the last difference), so that a mix never flips direction when the
+    /// difference crosses 180 degrees.
+    static func mixRotation(
+        _ keys: TimelineKeys, _ rotation: UnsafeMutablePointer<Float>, setup: Float, _ time: Float, _ alpha: Float,
+        _ blend: MixBlend, _ memory: UnsafeMutablePointer<Float>, _ firstFrame: Bool
+    ) {
+        let r1: Float
+        let r2: Float
+        if time < keys.firstTime {
+            switch blend {
+            case .setup:
+                rotation.pointee = setup
+                return
+            case .first:
+                r1 = rotation.pointee
+                r2 = setup
+            default:
+                return
+            }
+        } else {
+            r1 = blend == .setup ? setup : rotation.pointee
+            r2 = setup + keys.curveValue(time)
+        }
+        var total: Float
+        var diff = r2 - r1
+        diff -= (diff / 360 - 0.5).rounded(.up) * 360
+        if diff == 0 {
+            total = memory[0]
+        } else {
+            let lastTotal: Float
+            let lastDiff: Float
+            if firstFrame {
+                lastTotal = 0
+                lastDiff = diff
+            } else {
+                lastTotal = memory[0]
+                lastDiff = memory[1]
+            }
+            // Whole turns in lastTotal (the remainder is lastTotal itself below one turn).
+            let loops = abs(lastTotal) < 360 ? 0 : lastTotal - lastTotal.truncatingRemainder(dividingBy: 360)
+            total = diff + loops
+            let current = diff >= 0
+            var dir = lastTotal >= 0
+            if abs(lastDiff) <= 90 && StateMath.sign(lastDiff) != StateMath.sign(diff) {
+                if abs(lastTotal - loops) > 180 {
+                    total += 360 * StateMath.sign(lastTotal)
+                    dir = current
+                } else if loops != 0 {
+                    total -= 360 * StateMath.sign(lastTotal)
+                } else {
+                    dir = current
+                }
+            }
+            if dir != current { total += 360 * StateMath.sign(lastTotal) }
+            memory[0] = total
+        }
+        memory[1] = diff
+        rotation.pointee = r1 + total * alpha
+    }
+}
