@@ -7,7 +7,7 @@ import Foundation
 enum PoseBenchmark {
     static let usage = """
           pose [--n N] [--frames F] [--warmup W] [--animations walk,run] [--chunk K] [--wall] [--detail]
-               [--skeleton FILE --atlas FILE] [--assets DIR]
+               [--skeleton FILE --atlas FILE] [--skin NAME] [--assets DIR]
                defaults: N 1000, F 300, W 30, spineboy-pro.skel, instance-major layout (chunk 1),
                thread CPU time (--wall: elapsed time)
         """
@@ -27,6 +27,7 @@ enum PoseBenchmark {
             .path
         var skeleton = "spineboy/spineboy-pro.skel"
         var atlas = "spineboy/spineboy.atlas"
+        var skin: String?
     }
 
     struct BadOption: Error, CustomStringConvertible {
@@ -58,6 +59,7 @@ enum PoseBenchmark {
             case "--assets": o.assets = try value()
             case "--skeleton": o.skeleton = try value()
             case "--atlas": o.atlas = try value()
+            case "--skin": o.skin = try value()
             default: throw BadOption(description: "unknown option \(args[i])\n\(usage)")
             }
             i += 1
@@ -97,7 +99,7 @@ enum PoseBenchmark {
         let world = World(layout: ColumnLayout(chunkSize: o.chunk), trackCount: 1, scheduler: scheduler)
         world.batch(for: data).reserve(o.n)
         for i in 0..<o.n {
-            let e = try world.spawn(data)
+            let e = try world.spawn(data, skin: o.skin)
             try world.setAnimation(e, animation, loop: true)
             try world.setTrackTime(e, duration * Float(i) / Float(o.n))
         }

@@ -32,7 +32,6 @@ public final class Batch {
     private var entities: ColumnTable<Entity>
     private var drawOrders: ColumnTable<Int32>
     private var deforms: ColumnTable<Float>
-    private var vertexBlock: ColumnTable<Float>
     private var trackInts: ColumnTable<Int32>
     private var trackFloats: ColumnTable<Float>
 
@@ -72,7 +71,6 @@ public final class Batch {
             fields: 1, perInstance: 1, layout: layout, capacity: cap, fill: Entity(index: 0, generation: 0))
         drawOrders = ColumnTable(fields: 1, perInstance: t.slotCount, layout: flat, capacity: cap, fill: 0)
         deforms = ColumnTable(fields: 1, perInstance: rig.deformFloats, layout: flat, capacity: cap, fill: 0)
-        vertexBlock = ColumnTable(fields: 1, perInstance: rig.vertexFloats, layout: flat, capacity: cap, fill: 0)
         trackInts = ColumnTable(
             fields: TrackColumns.intFields, perInstance: self.trackCount, layout: flat, capacity: cap, fill: 0)
         trackFloats = ColumnTable(
@@ -102,7 +100,6 @@ public final class Batch {
         entities.free()
         drawOrders.free()
         deforms.free()
-        vertexBlock.free()
         trackInts.free()
         trackFloats.free()
         events.free()
@@ -116,7 +113,7 @@ public final class Batch {
         return BatchColumns(
             layout: layout, boneCount: t.boneCount, slotCount: t.slotCount, ikCount: t.ikCount,
             transformCount: t.transformCount, pathCount: t.pathCount, physicsCount: t.physicsCount,
-            trackCount: trackCount, deformFloats: rig.deformFloats, vertexFloats: rig.vertexFloats,
+            trackCount: trackCount, deformFloats: rig.deformFloats,
             x: boneFloats.field(0), y: boneFloats.field(1), rotation: boneFloats.field(2),
             scaleX: boneFloats.field(3), scaleY: boneFloats.field(4), shearX: boneFloats.field(5),
             shearY: boneFloats.field(6), inherit: boneInherit.field(0),
@@ -143,7 +140,7 @@ public final class Batch {
             skeletonScaleX: instanceFloats.field(3), skeletonScaleY: instanceFloats.field(4),
             stateTimeScale: instanceFloats.field(5),
             plan: instanceInts.field(0), unkeyedState: instanceInts.field(1), entity: entities.field(0),
-            drawOrder: drawOrders.field(0), deform: deforms.field(0), vertices: vertexBlock.field(0),
+            drawOrder: drawOrders.field(0), deform: deforms.field(0),
             tracks: TrackColumns(ints: trackInts, floats: trackFloats))
     }
 
@@ -200,7 +197,6 @@ public final class Batch {
         entities.copyInstance(from: source, to: target)
         drawOrders.copyInstance(from: source, to: target)
         deforms.copyInstance(from: source, to: target)
-        vertexBlock.copyInstance(from: source, to: target)
         trackInts.copyInstance(from: source, to: target)
         trackFloats.copyInstance(from: source, to: target)
     }
@@ -229,7 +225,6 @@ public final class Batch {
         entities.grow(to: newCapacity, keeping: count)
         drawOrders.grow(to: newCapacity, keeping: count)
         deforms.grow(to: newCapacity, keeping: count)
-        vertexBlock.grow(to: newCapacity, keeping: count)
         trackInts.grow(to: newCapacity, keeping: count)
         trackFloats.grow(to: newCapacity, keeping: count)
         capacity = newCapacity

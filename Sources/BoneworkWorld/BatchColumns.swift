@@ -2,7 +2,7 @@
 ///
 /// Per-element columns (bones, slots, constraints) are addressed through `InstanceRows`
 /// (`base + element * stride`, see `ColumnLayout`). Per-instance blocks (draw order, deform
-/// buffers, world vertices, tracks) are always instance-major.
+/// buffers, tracks) are always instance-major.
 ///
 /// The pointers stay valid until the batch grows (a spawn past capacity); nothing in a frame
 /// spawns, so systems may hold them for the frame.
@@ -16,7 +16,6 @@ struct BatchColumns {
     var physicsCount: Int
     var trackCount: Int
     var deformFloats: Int
-    var vertexFloats: Int
 
     // Local pose (what timelines write), per bone.
     var x: UnsafeMutablePointer<Float>
@@ -102,7 +101,6 @@ struct BatchColumns {
     // Per-instance blocks.
     var drawOrder: UnsafeMutablePointer<Int32>
     var deform: UnsafeMutablePointer<Float>
-    var vertices: UnsafeMutablePointer<Float>
 
     var tracks: TrackColumns
 
@@ -120,7 +118,6 @@ struct BatchColumns {
             stride: layout.stride,
             drawOrder: i &* slotCount,
             deform: i &* deformFloats,
-            vertices: i &* vertexFloats,
             track: i &* trackCount)
     }
 }
@@ -138,7 +135,6 @@ struct InstanceRows {
     var stride: Int
     var drawOrder: Int
     var deform: Int
-    var vertices: Int
     var track: Int
 
     @inline(__always) func bone(_ k: Int) -> Int { bone &+ k &* stride }

@@ -142,6 +142,10 @@ struct RigTables {
     /// planCount * keyCount attachment indices (-1 = none): the plan's skin first, then the
     /// default skin, as the reference's Skeleton::getAttachment looks them up.
     var planAttachment: UnsafePointer<Int32>
+
+    // Path and physics constraint details (PathConstraintSolver.swift, PhysicsConstraintSolver.swift).
+    var paths: PathTables
+    var physicsValues: PhysicsTables
 }
 
 /// A `SkeletonData` flattened once into the raw tables the systems read (`RigTables`): setup
@@ -443,7 +447,8 @@ public final class CompiledSkeleton: @unchecked Sendable {
             planOpStart: b.freeze(planOpStart), planOpCount: b.freeze(planOpCount), ops: b.freeze(ops),
             planBoneActive: b.freeze(planBoneActive), planIKActive: b.freeze(planIK),
             planTransformActive: b.freeze(planTC), planPathActive: b.freeze(planPath),
-            planPhysicsActive: b.freeze(planPhysics), planAttachment: b.freeze(planAttachment))
+            planPhysicsActive: b.freeze(planPhysics), planAttachment: b.freeze(planAttachment),
+            paths: PathTables.build(data, b), physicsValues: PhysicsTables.build(data, b))
     }
 
     /// Floats a vertex attachment's deform buffer holds: an offset per influence when weighted,

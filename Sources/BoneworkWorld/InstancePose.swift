@@ -22,7 +22,7 @@ public struct InstancePose: Equatable, Sendable {
 }
 
 extension Batch {
-    /// A copy of row `row`'s pose (world vertices as of the last vertex pass).
+    /// A copy of row `row`'s pose (world vertices computed from its current world transforms).
     public func pose(row: Int) -> InstancePose {
         let cols = columns()
         let r = cols.rows(row)
@@ -49,17 +49,12 @@ extension Batch {
             pose.drawOrder.append(Int(cols.drawOrder[r.drawOrder + s]))
             var vertices: [Float]? = nil
             if attachment >= 0 {
-                let start = r.vertices + Int(t.slotVertexOffset[s])
                 let capacity = Int(t.slotVertexOffset[s + 1] - t.slotVertexOffset[s])
-                let count: Int
-                switch data.attachments[attachment].kind {
-                case .region: count = 8
-                case .mesh: count = Int(data.attachments[attachment].worldVerticesLength)
-                default: count = -1
+                var buffer = [Float](repeating: 0, count: max(1, capacity))
+                let written = buffer.withUnsafeMutableBufferPointer {
+                    VertexSystem.computeSlot(cols, t, r, slot: s, into: $0.baseAddress!, capacity: capacity)
                 }
-                if count >= 0 && count <= capacity {
-                    vertices = Array(UnsafeBufferPointer(start: cols.vertices + start, count: count))
-                }
+                if written > 0 { vertices = Array(buffer.prefix(written)) }
             }
             pose.vertices.append(vertices)
         }

@@ -4,15 +4,20 @@ import BoneworkFormat
 /// (`UpdateProgram`): the local pose is copied to the applied pose, then bones are transformed
 /// and constraints solved in program order.
 enum PoseSystem {
-    static func update(_ cols: BatchColumns, _ rig: RigTables, range: Range<Int>) {
-        for instance in range {
-            updateWorldTransforms(cols, rig, cols.rows(instance))
+    static func update(_ cols: BatchColumns, _ rig: RigTables, range: Range<Int>, physics: Physics = .update) {
+        PathConstraintSolver.withScratch(rig) { scratch in
+            for instance in range {
+                updateWorldTransforms(cols, rig, cols.rows(instance), physics: physics, scratch: scratch)
+            }
         }
     }
 
     /// The reference's Skeleton::updateWorldTransform for one instance.
     @inline(__always)
-    static func updateWorldTransforms(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows) {
+    static func updateWorldTransforms(
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics = .update,
+        scratch: UnsafeMutablePointer<Float>? = nil
+    ) {
         let boneCount = rig.boneCount
         if r.stride == 1 {
             let n = boneCount
@@ -48,10 +53,10 @@ enum PoseSystem {
                 IKSolver.solve(cols, rig, r, constraint: index)
             case .transform:
                 TransformConstraintSolver.solve(cols, rig, r, constraint: index)
-            case .path, .physics:
-                // Path and physics constraints are solved by later systems; until then the bones
-                // they drive keep their animated pose.
-                break
+            case .path:
+                PathConstraintSolver.solve(cols, rig, r, constraint: index, scratch: scratch)
+            case .physics:
+                PhysicsConstraintSolver.update(cols, rig, r, constraint: index, physics: physics)
             }
         }
     }

@@ -39,12 +39,11 @@ public struct PoseTrace {
 }
 
 extension World {
-    /// Resolves slot images and world vertices of one instance now (outside a frame), e.g. right
-    /// after spawning.
+    /// Resolves slot images of one instance now (outside a frame), e.g. right after spawning
+    /// (world vertices are computed when a pose is read, `pose(_:)`).
     public func refreshVertices(_ entity: Entity) throws {
         let (batch, row) = try locate(entity)
         let cols = batch.columns()
         SlotSystem.update(cols, batch.rig.tables, range: row..<(row + 1))
-        VertexSystem.update(cols, batch.rig.tables, range: row..<(row + 1))
     }
 }

@@ -11,6 +11,17 @@ public enum SystemID: Int, CaseIterable, Sendable {
     /// Number of systems (`allCases` builds an array; frames must not allocate).
     public static let count = 5
 
+    /// A short identifier (CSV columns, JSON keys).
+    public var key: String {
+        switch self {
+        case .animationState: return "state"
+        case .timelineApply: return "apply"
+        case .pose: return "pose"
+        case .slots: return "slots"
+        case .vertices: return "vertices"
+        }
+    }
+
     public var name: String {
         switch self {
         case .animationState: return "animation state"
@@ -22,104 +33,270 @@ public enum SystemID: Int, CaseIterable, Sendable {
     }
 }
 
-/// Runs the systems over every batch in a fixed order each frame and times each one.
-/// The last `capacity` frames' timings are kept in a ring buffer (nanoseconds per system, summed
-/// over batches) together with the number of instances the frame posed.
+/// Runs the systems over every batch each frame, on 1 to `maxThreads` threads, and profiles
+/// them (`profiler`: per frame, per system, elapsed and CPU time, per chunk slices).
+///
+/// A batch's rows are split into at most `threads` chunks of consecutive rows, one per
+/// `DispatchQueue.concurrentPerform` iteration (fewer when a chunk would hold less than
+/// `minimumChunkRows`: a tiny work item does not pay for waking a thread). Each row is only ever
+/// touched by the chunk that holds it and every system computes a row from that row and shared
+/// read-only tables, so results are bit-identical whatever the thread count or chunking.
+///
+/// `Mode.interleaved` runs all systems on a block of `blockRows` rows before the next block,
+/// while the block's data is in cache; `Mode.split` runs each system over all rows before the
+/// next. Animation state events are delivered on the calling thread in row order either way:
+/// when any listener is set, the state systems run as their own passes and deliver their events
+/// before the next system starts (listeners may change instances), and only the systems after
+/// them are interleaved.
 public final class Scheduler {
-    /// What the timings measure.
+    /// Which time `nanoseconds(_:framesAgo:)` reports (the profiler records both).
     public enum Clock: Sendable {
-        /// Elapsed (monotonic) time: what a frame costs, including time the thread waited for a core.
+        /// Elapsed (monotonic) time: what a frame costs, including time a thread waited for a core.
         case wall
-        /// CPU time of the running thread: what the systems cost, not counting time the thread
-        /// was descheduled (steadier on a busy machine; a system call per reading).
+        /// CPU time of the threads that ran the system (steadier on a busy machine).
         case threadCPU
     }
 
-    public let capacity: Int
+    /// How systems are ordered over a batch's rows.
+    public enum Mode: Sendable {
+        /// All systems on a block of rows, then the next block.
+        case interleaved
+        /// Each system over every row, then the next system.
+        case split
+    }
+
+    /// The most threads a frame may use: the machine's active cores.
+    public static var maxThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
     public let clock: Clock
-    /// capacity * SystemID.count nanosecond values.
-    private let timings: UnsafeMutablePointer<UInt64>
-    private let instanceCounts: UnsafeMutablePointer<Int>
-    /// Frames recorded so far (the ring holds the last `capacity`).
-    public private(set) var frames = 0
+    public let profiler: FrameProfiler
+    /// Frames the profiler keeps.
+    public var capacity: Int { profiler.capacity }
+    /// Threads a frame uses, 1 ... `maxThreads`.
+    public var threads: Int {
+        didSet { threads = max(1, min(Self.maxThreads, threads)) }
+    }
+    public var mode: Mode = .interleaved
+    /// Rows per block in interleaved mode (see `Mode.interleaved`).
+    public var blockRows: Int = Scheduler.defaultBlockRows {
+        didSet { blockRows = max(1, blockRows) }
+    }
+    /// The fewest rows worth a chunk of their own.
+    public var minimumChunkRows: Int = Scheduler.defaultMinimumChunkRows {
+        didSet { minimumChunkRows = max(1, minimumChunkRows) }
+    }
     /// Which systems run (all by default); a benchmark may switch some off.
     public var enabled: Set<SystemID> = Set(SystemID.allCases)
+    /// Called on the worker threads with the world vertices of each block of rows, in draw order
+    /// (a renderer's input). The buffers are reused for the next block.
+    public var vertexHandler: (@Sendable (VertexBlock) -> Void)?
 
-    public init(capacity: Int = 256, clock: Clock = .wall) {
-        self.capacity = max(1, capacity)
+    /// Chosen by measurement on a 2-core machine (see Benchmarks/README.md): blocks of 32
+    /// spineboy-sized instances keep a block's columns in L2; waking a second thread costs
+    /// about as much as posing 8 such instances.
+    public static let defaultBlockRows = 32
+    public static let defaultMinimumChunkRows = 16
+
+    private var scratch: [VertexScratch] = []
+
+    public init(capacity: Int = 256, clock: Clock = .wall, threads: Int = 1) {
         self.clock = clock
-        let n = self.capacity * SystemID.count
-        timings = .allocate(capacity: n)
-        timings.initialize(repeating: 0, count: n)
-        instanceCounts = .allocate(capacity: self.capacity)
-        instanceCounts.initialize(repeating: 0, count: self.capacity)
+        self.threads = max(1, min(Self.maxThreads, threads))
+        profiler = FrameProfiler(capacity: capacity, slicesPerFrame: 64 * SystemID.count, maxChunks: 64)
     }
 
-    deinit {
-        timings.deallocate()
-        instanceCounts.deallocate()
-    }
+    /// Frames run so far.
+    public var frames: Int { profiler.frames }
 
-    /// Runs one frame over `batches`, advancing animations by `delta` seconds.
-    public func run(_ batches: [Batch], delta: Float) {
-        let slot = frames % capacity
-        let row = timings + slot * SystemID.count
-        let runState = enabled.contains(.animationState)
-        let runApply = enabled.contains(.timelineApply)
-        let runPose = enabled.contains(.pose)
-        let runSlots = enabled.contains(.slots)
-        let runVertices = enabled.contains(.vertices)
-        var instances = 0
-        for s in 0..<SystemID.count { row[s] = 0 }
-        for batch in batches { batch.clearEvents() }
-        for batch in batches where batch.count > 0 {
-            let rig = batch.rig.tables
-            var t0 = now()
-            if runState { StateSystem.update(batch, delta: delta) }
-            var t1 = now()
-            row[SystemID.animationState.rawValue] &+= t1 &- t0
-            if runApply { StateSystem.apply(batch) }
-            t0 = now()
-            row[SystemID.timelineApply.rawValue] &+= t0 &- t1
-            // Animation state listeners may spawn or despawn instances: columns and rows are
-            // fetched after them.
-            let cols = batch.columns()
-            let range = 0..<batch.count
-            instances += batch.count
-            // The skeleton clock (read by physics) advances between apply and world transforms.
-            for i in range { cols.time[i] += delta }
-            if runPose { PoseSystem.update(cols, rig, range: range) }
-            t1 = now()
-            row[SystemID.pose.rawValue] &+= t1 &- t0
-            if runSlots { SlotSystem.update(cols, rig, range: range) }
-            t0 = now()
-            row[SystemID.slots.rawValue] &+= t0 &- t1
-            if runVertices { VertexSystem.update(cols, rig, range: range) }
-            t1 = now()
-            row[SystemID.vertices.rawValue] &+= t1 &- t0
-        }
-        instanceCounts[slot] = instances
-        frames += 1
-    }
-
-    /// Nanoseconds system `system` took in the frame `back` frames ago (0 = the last frame).
+    /// Nanoseconds system `system` took in the frame `back` frames ago (0 = the last frame),
+    /// summed over the threads that ran it, on `clock`.
     public func nanoseconds(_ system: SystemID, framesAgo back: Int = 0) -> UInt64? {
-        guard back >= 0, back < min(frames, capacity) else { return nil }
-        let slot = (frames - 1 - back) % capacity
-        return timings[slot * SystemID.count + system.rawValue]
+        clock == .wall ? profiler.wall(system, framesAgo: back) : profiler.cpu(system, framesAgo: back)
     }
 
     /// Instances posed in the frame `back` frames ago.
     public func instances(framesAgo back: Int = 0) -> Int? {
-        guard back >= 0, back < min(frames, capacity) else { return nil }
-        return instanceCounts[(frames - 1 - back) % capacity]
+        profiler.frame(framesAgo: back)?.instances
     }
 
-    /// The current reading of `clock`, in nanoseconds.
-    @inline(__always)
-    func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(clock == .wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    /// The chunks `rows` rows are split into with the current settings.
+    public func chunkCount(rows: Int) -> Int {
+        max(1, min(threads, min(profiler.maxChunks, rows / minimumChunkRows)))
+    }
+
+    /// Runs one frame over `batches`, advancing animations by `delta` seconds.
+    public func run(_ batches: [Batch], delta: Float) {
+        let systems = FrameSystems(enabled)
+        profiler.beginFrame()
+        var instances = 0
+        var used = 0
+        for batch in batches { batch.clearEvents() }
+        for (index, batch) in batches.enumerated() where batch.count > 0 {
+            let store = batch.animationStates
+            if mode == .interleaved && !store.hasListeners {
+                runPass(batch, index, systems, delta: delta, stages: .all)
+                store.collect(workers: 2 * chunkCount(rows: batch.count))
+                store.drain()
+            } else {
+                if systems.state {
+                    runPass(batch, index, systems, delta: delta, stages: .state)
+                    store.collect(workers: 2 * chunkCount(rows: batch.count))
+                    store.drain()
+                }
+                if systems.apply && batch.count > 0 {
+                    runPass(batch, index, systems, delta: delta, stages: .apply)
+                    store.collect(workers: 2 * chunkCount(rows: batch.count))
+                    store.drain()
+                }
+                // Listeners may have spawned or despawned instances: rows are counted again.
+                if batch.count > 0 {
+                    if mode == .interleaved {
+                        runPass(batch, index, systems, delta: delta, stages: .pose)
+                    } else {
+                        runPass(batch, index, systems, delta: delta, stages: .poseOnly)
+                        if systems.slots { runPass(batch, index, systems, delta: delta, stages: .slots) }
+                        if systems.vertices { runPass(batch, index, systems, delta: delta, stages: .vertices) }
+                    }
+                }
+            }
+            instances += batch.count
+            used += 1
+        }
+        profiler.endFrame(instances: instances, batches: used)
+    }
+
+    /// Runs `stages` of the frame over all rows of `batch`, in chunks (on several threads when
+    /// there are enough rows), and records the chunks' times.
+    private func runPass(_ batch: Batch, _ index: Int, _ systems: FrameSystems, delta: Float, stages: Stages) {
+        let rows = batch.count
+        let chunks = chunkCount(rows: rows)
+        let store = batch.animationStates
+        // Workspaces: chunk c updates into c and applies into chunks + c, so collecting
+        // 0 ..< 2 chunks delivers update events before apply events, each in row order.
+        _ = store.workspace(2 * chunks - 1)
+        let rig = batch.rig
+        while scratch.count < chunks { scratch.append(VertexScratch()) }
+        for c in 0..<chunks { scratch[c].reserve(rig, rows: min(blockRows, rows)) }
+        let work = PassWork(
+            cols: batch.columns(), rig: rig.tables, kernel: store.kernel, store: store, scratch: scratch,
+            timer: profiler.timer, systems: systems, stages: stages, delta: delta, rows: rows, chunks: chunks,
+            chunkAlign: batch.layout.chunkSize, block: blockRows, batchIndex: index, handler: vertexHandler)
+        if chunks == 1 {
+            work.run(chunk: 0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in work.run(chunk: c) }
+        }
+        profiler.commitPass(chunks: chunks, batch: index)
+    }
+}
+
+/// Which systems a frame runs (read once per frame from `Scheduler.enabled`).
+struct FrameSystems {
+    var state: Bool
+    var apply: Bool
+    var pose: Bool
+    var slots: Bool
+    var vertices: Bool
+
+    init(_ enabled: Set<SystemID>) {
+        state = enabled.contains(.animationState)
+        apply = enabled.contains(.timelineApply)
+        pose = enabled.contains(.pose)
+        slots = enabled.contains(.slots)
+        vertices = enabled.contains(.vertices)
+    }
+}
+
+/// The stages one pass runs over each block of rows.
+struct Stages {
+    var state = false
+    var apply = false
+    /// Advances the skeleton clock and (when enabled) runs constraints and world transforms.
+    var pose = false
+    var slots = false
+    var vertices = false
+
+    static let all = Stages(state: true, apply: true, pose: true, slots: true, vertices: true)
+    static let state = Stages(state: true)
+    static let apply = Stages(apply: true)
+    static let pose = Stages(pose: true, slots: true, vertices: true)
+    static let poseOnly = Stages(pose: true)
+    static let slots = Stages(slots: true)
+    static let vertices = Stages(vertices: true)
+}
+
+/// Everything the workers of one pass read: raw column and table pointers (each chunk writes
+/// only its own rows), the animation state kernel and workspaces (chunk c owns workspaces c and
+/// chunks + c), per-chunk vertex scratch, and the profiler's chunk records (chunk c writes
+/// record c).
+private struct PassWork: @unchecked Sendable {
+    let cols: BatchColumns
+    let rig: RigTables
+    let kernel: StateKernel
+    unowned(unsafe) let store: AnimationStateStore
+    let scratch: [VertexScratch]
+    let timer: ChunkTimer
+    let systems: FrameSystems
+    let stages: Stages
+    let delta: Float
+    let rows: Int
+    let chunks: Int
+    let chunkAlign: Int
+    let block: Int
+    let batchIndex: Int
+    let handler: (@Sendable (VertexBlock) -> Void)?
+
+    /// Rows of chunk `c`: an even split, with boundaries on whole layout chunks so that two
+    /// threads never write the same cache line of a chunked column.
+    func range(_ c: Int) -> Range<Int> {
+        func boundary(_ k: Int) -> Int {
+            if k >= chunks { return rows }
+            let raw = k * rows / chunks
+            return min(rows, (raw + chunkAlign / 2) / chunkAlign * chunkAlign)
+        }
+        return boundary(c)..<boundary(c + 1)
+    }
+
+    func run(chunk c: Int) {
+        let range = range(c)
+        timer.begin(c, rows: range)
+        defer { timer.end(c) }
+        guard !range.isEmpty else { return }
+        let updateSpace = store.workspace(c)
+        let applySpace = store.workspace(chunks + c)
+        let out = scratch[c]
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(range.upperBound, start + block)
+            if stages.state && systems.state {
+                for row in start..<end { kernel.update(row: row, delta: delta, &updateSpace.events) }
+                timer.mark(c, .animationState)
+            }
+            if stages.apply && systems.apply {
+                for row in start..<end { _ = kernel.apply(row: row, cols, applySpace) }
+                timer.mark(c, .timelineApply)
+            }
+            if stages.pose {
+                // The skeleton clock (read by physics) advances between apply and world transforms.
+                for i in start..<end { cols.time[i] += delta }
+                if systems.pose { PoseSystem.update(cols, rig, range: start..<end) }
+                timer.mark(c, .pose)
+            }
+            if stages.slots && systems.slots {
+                SlotSystem.update(cols, rig, range: start..<end)
+                timer.mark(c, .slots)
+            }
+            if stages.vertices && systems.vertices {
+                VertexSystem.update(cols, rig, range: start..<end, into: out)
+                if let handler {
+                    timer.mark(c, .vertices)
+                    handler(out.block(batch: batchIndex, rows: start..<end))
+                    timer.skip(c)
+                } else {
+                    timer.mark(c, .vertices)
+                }
+            }
+            start = end
+        }
     }
 }

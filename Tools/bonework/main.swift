@@ -6,6 +6,7 @@ let usage = """
     usage: bonework <command> [options]
       inspect SKELETON [--atlas ATLAS] [--json]   summarize a skeleton file
       trace pose REFERENCE.json --assets DIR      print our pose trace for a reference trace
+      bench --count N --frames F [options]        time a crowd frame by frame (see bench --help)
     """
 
 func fail(_ message: String) -> Never {
@@ -22,6 +23,7 @@ do {
     switch command {
     case "inspect": try InspectCommand.run(rest)
     case "trace": try TraceCommand.run(rest)
+    case "bench": try BenchCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }

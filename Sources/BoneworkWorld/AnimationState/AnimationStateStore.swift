@@ -59,6 +59,12 @@ public final class AnimationStateStore {
     private var rowListeners: [AnimationStateListener?] = []
     private var entryListeners: [AnimationStateListener?] = []
 
+    /// Whether any listener is set (the store's, a row's or an entry's). Frames without one may
+    /// run the state systems interleaved with the others and deliver their events at the end.
+    var hasListeners: Bool {
+        listener != nil || rowListeners.contains { $0 != nil } || entryListeners.contains { $0 != nil }
+    }
+
     /// Where delivered events are also logged for polling (`Batch.firedEvents`).
     weak var batch: Batch?
 

@@ -1,0 +1,322 @@
+/// One system's work on one chunk of instances during a frame: a slice of a thread's timeline.
+/// When a chunk runs several systems interleaved (block by block), its slices are laid end to
+/// end from the chunk's start, each as long as the time its system took inside the chunk.
+public struct ProfileSlice: Sendable, Equatable {
+    /// The thread that ran the chunk (`ProfilerClock.threadID`; exporters number threads 1, 2, ...).
+    public var thread: UInt64
+    /// The chunk's index in its pass (0 runs on the calling thread when work is split).
+    public var chunk: Int32
+    /// The batch's index in the world.
+    public var batch: Int32
+    public var system: SystemID
+    /// Rows `rowStart..<rowEnd` of the batch.
+    public var rowStart: Int32
+    public var rowEnd: Int32
+    /// Nanoseconds since the profiler's first frame began.
+    public var start: UInt64
+    /// Elapsed nanoseconds.
+    public var duration: UInt64
+    /// Nanoseconds of the thread's CPU time.
+    public var cpu: UInt64
+}
+
+/// Times of the systems within one chunk, filled by the worker that runs it (at most 8 systems).
+struct SystemTimes {
+    private var t: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    subscript(_ i: Int) -> UInt64 {
+        @inline(__always) get {
+            withUnsafeBytes(of: t) { $0.load(fromByteOffset: i &* 8, as: UInt64.self) }
+        }
+        @inline(__always) set {
+            withUnsafeMutableBytes(of: &t) { $0.storeBytes(of: newValue, toByteOffset: i &* 8, as: UInt64.self) }
+        }
+    }
+}
+
+/// What one worker records about its chunk; written only by that worker during a pass, read by
+/// the calling thread after it.
+struct ChunkRecord {
+    var thread: UInt64 = 0
+    var start: UInt64 = 0
+    var end: UInt64 = 0
+    var rowStart: Int32 = 0
+    var rowEnd: Int32 = 0
+    var wall = SystemTimes()
+    var cpu = SystemTimes()
+    /// Clock readings at the last mark (see `ChunkTimer`).
+    var lastWall: UInt64 = 0
+    var lastCPU: UInt64 = 0
+}
+
+/// Times the systems of one chunk on the worker that runs it: `begin`, then `mark(system)` after
+/// each system's run over a block, then `end`. Each mark reads the monotonic clock and the
+/// thread's CPU clock once.
+struct ChunkTimer: @unchecked Sendable {
+    let records: UnsafeMutablePointer<ChunkRecord>
+
+    @inline(__always)
+    func begin(_ chunk: Int, rows: Range<Int>) {
+        let w = ProfilerClock.wall()
+        let c = ProfilerClock.threadCPU()
+        records[chunk] = ChunkRecord(
+            thread: ProfilerClock.threadID(), start: w, end: w, rowStart: Int32(truncatingIfNeeded: rows.lowerBound),
+            rowEnd: Int32(truncatingIfNeeded: rows.upperBound), lastWall: w, lastCPU: c)
+    }
+
+    /// Charges the time since the previous mark to `system`.
+    @inline(__always)
+    func mark(_ chunk: Int, _ system: SystemID) {
+        let w = ProfilerClock.wall()
+        let c = ProfilerClock.threadCPU()
+        let s = system.rawValue
+        records[chunk].wall[s] &+= w &- records[chunk].lastWall
+        records[chunk].cpu[s] &+= c &- records[chunk].lastCPU
+        records[chunk].lastWall = w
+        records[chunk].lastCPU = c
+    }
+
+    /// Restarts the clocks without charging anyone (work between systems that is not theirs).
+    @inline(__always)
+    func skip(_ chunk: Int) {
+        records[chunk].lastWall = ProfilerClock.wall()
+        records[chunk].lastCPU = ProfilerClock.threadCPU()
+    }
+
+    @inline(__always)
+    func end(_ chunk: Int) {
+        records[chunk].end = ProfilerClock.wall()
+    }
+}
+
+/// The product's CPU profiler: per frame, per system, elapsed and CPU time summed over the
+/// threads that ran it, per chunk slices (thread, rows, start, duration), instance and draw call
+/// counts. The last `capacity` frames are kept in a ring buffer; recording never allocates.
+///
+/// `Scheduler` records into it; `summary()`, `csv()`, `chromeTrace()` and `chart()` read it.
+public final class FrameProfiler {
+    /// Frames kept.
+    public let capacity: Int
+    /// Slices kept per frame (more are counted in `droppedSlices`).
+    public let slicesPerFrame: Int
+    /// Chunks one pass may record.
+    let maxChunks: Int
+    /// Frames recorded so far (the ring holds the last `capacity`).
+    public private(set) var frames = 0
+
+    private let starts: UnsafeMutablePointer<UInt64>
+    private let walls: UnsafeMutablePointer<UInt64>
+    private let counts: UnsafeMutablePointer<Int>  // per frame: instances, batches, threads, chunks, draw calls, slices, dropped
+    private static let countFields = 7
+    private let systemWall: UnsafeMutablePointer<UInt64>
+    private let systemCPU: UnsafeMutablePointer<UInt64>
+    private let slices: UnsafeMutablePointer<ProfileSlice>
+    let records: UnsafeMutablePointer<ChunkRecord>
+
+    private var epoch: UInt64 = 0
+    private var current = 0
+    private var frameStart: UInt64 = 0
+    private var frameThreads = 0
+    private var frameChunks = 0
+
+    public init(capacity: Int = 256, slicesPerFrame: Int = 256, maxChunks: Int = 64) {
+        self.capacity = max(1, capacity)
+        self.slicesPerFrame = max(1, slicesPerFrame)
+        self.maxChunks = max(1, maxChunks)
+        let n = self.capacity
+        let s = SystemID.count
+        starts = .allocate(capacity: n)
+        starts.initialize(repeating: 0, count: n)
+        walls = .allocate(capacity: n)
+        walls.initialize(repeating: 0, count: n)
+        counts = .allocate(capacity: n * Self.countFields)
+        counts.initialize(repeating: 0, count: n * Self.countFields)
+        systemWall = .allocate(capacity: n * s)
+        systemWall.initialize(repeating: 0, count: n * s)
+        systemCPU = .allocate(capacity: n * s)
+        systemCPU.initialize(repeating: 0, count: n * s)
+        let empty = ProfileSlice(
+            thread: 0, chunk: 0, batch: 0, system: .animationState, rowStart: 0, rowEnd: 0, start: 0, duration: 0, cpu: 0)
+        slices = .allocate(capacity: n * self.slicesPerFrame)
+        slices.initialize(repeating: empty, count: n * self.slicesPerFrame)
+        records = .allocate(capacity: self.maxChunks)
+        records.initialize(repeating: ChunkRecord(), count: self.maxChunks)
+    }
+
+    deinit {
+        starts.deallocate()
+        walls.deallocate()
+        counts.deallocate()
+        systemWall.deallocate()
+        systemCPU.deallocate()
+        slices.deallocate()
+        records.deallocate()
+    }
+
+    // MARK: - Recording (calling thread)
+
+    private enum Count: Int {
+        case instances = 0, batches, threads, chunks, drawCalls, slices, dropped
+    }
+
+    @inline(__always)
+    private func count(_ frame: Int, _ field: Count) -> UnsafeMutablePointer<Int> {
+        counts + (frame &* Self.countFields &+ field.rawValue)
+    }
+
+    func beginFrame() {
+        let now = ProfilerClock.wall()
+        if frames == 0 { epoch = now }
+        current = frames % capacity
+        frameStart = now
+        starts[current] = now &- epoch
+        for s in 0..<SystemID.count {
+            systemWall[current &* SystemID.count &+ s] = 0
+            systemCPU[current &* SystemID.count &+ s] = 0
+        }
+        for f in 0..<Self.countFields { counts[current &* Self.countFields &+ f] = 0 }
+        count(current, .drawCalls).pointee = -1
+        frameThreads = 0
+        frameChunks = 0
+    }
+
+    /// The worker-side timer for a pass of at most `maxChunks` chunks.
+    var timer: ChunkTimer { ChunkTimer(records: records) }
+
+    /// Folds the records of a finished pass (chunks 0..<chunks of batch `batch`) into the frame.
+    func commitPass(chunks: Int, batch: Int) {
+        let n = min(chunks, maxChunks)
+        frameChunks &+= n
+        frameThreads = max(frameThreads, n)
+        let base = current &* slicesPerFrame
+        for c in 0..<n {
+            let r = records[c]
+            var t = r.start &- epoch
+            for s in 0..<SystemID.count {
+                let w = r.wall[s]
+                let cpu = r.cpu[s]
+                if w == 0 && cpu == 0 { continue }
+                systemWall[current &* SystemID.count &+ s] &+= w
+                systemCPU[current &* SystemID.count &+ s] &+= cpu
+                let used = count(current, .slices)
+                if used.pointee < slicesPerFrame {
+                    slices[base &+ used.pointee] = ProfileSlice(
+                        thread: r.thread, chunk: Int32(truncatingIfNeeded: c), batch: Int32(truncatingIfNeeded: batch),
+                        system: SystemID(rawValue: s) ?? .animationState, rowStart: r.rowStart, rowEnd: r.rowEnd,
+                        start: t, duration: w, cpu: cpu)
+                    used.pointee &+= 1
+                } else {
+                    count(current, .dropped).pointee &+= 1
+                }
+                t &+= w
+            }
+            records[c] = ChunkRecord()
+        }
+    }
+
+    func endFrame(instances: Int, batches: Int) {
+        walls[current] = ProfilerClock.wall() &- frameStart
+        count(current, .instances).pointee = instances
+        count(current, .batches).pointee = batches
+        count(current, .threads).pointee = max(1, frameThreads)
+        count(current, .chunks).pointee = frameChunks
+        frames &+= 1
+    }
+
+    /// Records the draw calls the renderer issued for the last frame.
+    public func recordDrawCalls(_ calls: Int) {
+        guard frames > 0 else { return }
+        count((frames - 1) % capacity, .drawCalls).pointee = calls
+    }
+
+    // MARK: - Reading
+
+    /// Frames available (at most `capacity`).
+    public var available: Int { min(frames, capacity) }
+
+    private func ringIndex(_ back: Int) -> Int? {
+        guard back >= 0, back < available else { return nil }
+        return (frames - 1 - back) % capacity
+    }
+
+    /// Elapsed (wall) nanoseconds of system `system` summed over the chunks that ran it, in the
+    /// frame `back` frames ago (0 = the last).
+    public func wall(_ system: SystemID, framesAgo back: Int = 0) -> UInt64? {
+        guard let f = ringIndex(back) else { return nil }
+        return systemWall[f * SystemID.count + system.rawValue]
+    }
+
+    /// Thread CPU nanoseconds of `system` summed over the threads that ran it.
+    public func cpu(_ system: SystemID, framesAgo back: Int = 0) -> UInt64? {
+        guard let f = ringIndex(back) else { return nil }
+        return systemCPU[f * SystemID.count + system.rawValue]
+    }
+
+    /// The record of the frame `back` frames ago (allocates; for reports, not per frame).
+    public func frame(framesAgo back: Int = 0) -> FrameRecord? {
+        guard let f = ringIndex(back) else { return nil }
+        let s = SystemID.count
+        let used = counts[f * Self.countFields + Count.slices.rawValue]
+        return FrameRecord(
+            index: frames - 1 - back, start: starts[f], wall: walls[f],
+            instances: counts[f * Self.countFields + Count.instances.rawValue],
+            batches: counts[f * Self.countFields + Count.batches.rawValue],
+            threads: counts[f * Self.countFields + Count.threads.rawValue],
+            chunks: counts[f * Self.countFields + Count.chunks.rawValue],
+            drawCalls: counts[f * Self.countFields + Count.drawCalls.rawValue],
+            systemWall: Array(UnsafeBufferPointer(start: systemWall + f * s, count: s)),
+            systemCPU: Array(UnsafeBufferPointer(start: systemCPU + f * s, count: s)),
+            slices: Array(UnsafeBufferPointer(start: slices + f * slicesPerFrame, count: used)),
+            droppedSlices: counts[f * Self.countFields + Count.dropped.rawValue])
+    }
+
+    /// The kept frames, oldest first.
+    public func recentFrames() -> [FrameRecord] {
+        (0..<available).reversed().compactMap { frame(framesAgo: $0) }
+    }
+
+    /// Forgets every recorded frame.
+    public func reset() {
+        frames = 0
+    }
+}
+
+/// A copy of one frame's profile.
+public struct FrameRecord: Sendable, Equatable {
+    /// The frame's number since the profiler started (0 = first).
+    public var index: Int
+    /// Nanoseconds since the first frame began.
+    public var start: UInt64
+    /// Elapsed nanoseconds of the whole frame on the calling thread.
+    public var wall: UInt64
+    public var instances: Int
+    public var batches: Int
+    /// The most threads a pass of the frame used.
+    public var threads: Int
+    /// Chunks run over all passes and batches.
+    public var chunks: Int
+    /// Draw calls the renderer reported, -1 when none did.
+    public var drawCalls: Int
+    /// Per system (`SystemID.rawValue`): elapsed nanoseconds summed over its chunks.
+    public var systemWall: [UInt64]
+    /// Per system: thread CPU nanoseconds summed over its chunks.
+    public var systemCPU: [UInt64]
+    public var slices: [ProfileSlice]
+    public var droppedSlices: Int
+
+    /// Thread CPU nanoseconds of the frame's systems, all threads together.
+    public var cpu: UInt64 { systemCPU.reduce(0, &+) }
+
+    /// Per thread (in order of first appearance): CPU nanoseconds spent in systems this frame.
+    public var cpuPerThread: [(thread: UInt64, cpu: UInt64)] {
+        var result: [(thread: UInt64, cpu: UInt64)] = []
+        for s in slices {
+            if let i = result.firstIndex(where: { $0.thread == s.thread }) {
+                result[i].cpu &+= s.cpu
+            } else {
+                result.append((s.thread, s.cpu))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,142 @@
+import BoneworkAssets
+import BoneworkFormat
+import BoneworkWorld
+import Foundation
+
+/// `bonework bench`: the crowd workload (`CrowdWorkload`) over N instances for F frames, with
+/// the profiler's summary, exports and heap figures.
+enum BenchCommand {
+    static let usage = """
+        bench [--skeleton PATH --atlas PATH] [--animations walk,run] [--skin NAME] --count N --frames F
+                     [--threads T] [--dt SECONDS] [--seed S] [--warmup W] [--mode interleaved|split]
+                     [--block ROWS] [--min-chunk ROWS] [--json] [--csv FILE] [--trace FILE] [--chart FILE]
+        """
+
+    struct Options {
+        var skeleton: String?
+        var atlas: String?
+        var animations: [String]?
+        var skin: String?
+        var count = 1000
+        var frames = 300
+        var threads = 1
+        var delta: Float = 1.0 / 60.0
+        var seed: UInt64 = 1
+        var warmup = 10
+        var mode = Scheduler.Mode.interleaved
+        var block = Scheduler.defaultBlockRows
+        var minimumChunk = Scheduler.defaultMinimumChunkRows
+        var json = false
+        var csv: String?
+        var trace: String?
+        var chart: String?
+    }
+
+    static func parse(_ args: [String]) throws -> Options {
+        let p = try OptionParser(
+            args, flags: ["--json"],
+            values: [
+                "--skeleton", "--atlas", "--animations", "--skin", "--count", "--frames", "--threads", "--dt", "--seed",
+                "--warmup", "--mode", "--block", "--min-chunk", "--csv", "--trace", "--chart",
+            ])
+        guard p.positional.isEmpty else { throw UsageError("unexpected argument '\(p.positional[0])'\n\(usage)") }
+        var o = Options()
+        func integer(_ name: String, minimum: Int) throws -> Int? {
+            guard let text = p.value(name) else { return nil }
+            guard let v = Int(text), v >= minimum else {
+                throw UsageError("\(name) needs an integer >= \(minimum), not '\(text)'")
+            }
+            return v
+        }
+        o.skeleton = p.value("--skeleton")
+        o.atlas = p.value("--atlas")
+        if let list = p.value("--animations") {
+            let names = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+            guard !names.isEmpty, !names.contains("") else { throw UsageError("--animations needs names: walk,run") }
+            o.animations = names
+        }
+        o.skin = p.value("--skin")
+        o.count = try integer("--count", minimum: 1) ?? o.count
+        o.frames = try integer("--frames", minimum: 0) ?? o.frames
+        let maxThreads = Scheduler.maxThreads
+        if let t = try integer("--threads", minimum: 1) {
+            guard t <= maxThreads else { throw UsageError("--threads must be 1...\(maxThreads) on this machine") }
+            o.threads = t
+        }
+        if let text = p.value("--dt") {
+            guard let v = Float(text), v > 0, v.isFinite else { throw UsageError("--dt needs seconds > 0") }
+            o.delta = v
+        }
+        if let text = p.value("--seed") {
+            guard let v = UInt64(text) else { throw UsageError("--seed needs a non-negative integer") }
+            o.seed = v
+        }
+        o.warmup = try integer("--warmup", minimum: 0) ?? o.warmup
+        switch p.value("--mode") {
+        case nil, "interleaved": o.mode = .interleaved
+        case "split": o.mode = .split
+        case let other?: throw UsageError("--mode is interleaved or split, not '\(other)'")
+        }
+        o.block = try integer("--block", minimum: 1) ?? o.block
+        o.minimumChunk = try integer("--min-chunk", minimum: 1) ?? o.minimumChunk
+        o.json = p.flag("--json")
+        o.csv = p.value("--csv")
+        o.trace = p.value("--trace")
+        o.chart = p.value("--chart")
+        return o
+    }
+
+    static func run(_ args: [String]) throws {
+        if args.contains("--help") || args.contains("-h") {
+            print("usage: bonework \(usage)")
+            return
+        }
+        let o = try parse(args)
+        let data: SkeletonData
+        let skin: String?
+        let animations: [String]
+        let name: String
+        if let skeleton = o.skeleton {
+            let atlas = try o.atlas.map { try AtlasReader.read(file: $0) }
+            data = try SkeletonLoader.load(file: skeleton, atlas: atlas)
+            skin = o.skin
+            animations = o.animations ?? ["walk", "run"]
+            name = skeleton
+        } else {
+            let atlas = try AtlasReader.read(file: DefaultCharacter.atlasPath)
+            data = try SkeletonLoader.load(file: DefaultCharacter.skeletonPath, atlas: atlas)
+            skin = o.skin ?? DefaultCharacter.defaultSkinName
+            animations = o.animations ?? ["walk", "run"]
+            name = "default character (\(DefaultCharacter.skeletonPath))"
+        }
+        let workload = CrowdWorkload(
+            animations: animations, skin: skin, count: o.count, seed: o.seed, threads: o.threads, mode: o.mode,
+            blockRows: o.block, minimumChunkRows: o.minimumChunk)
+        let bench = try CrowdBenchmark(data: data, workload: workload, profiledFrames: max(1, o.frames))
+        let result = bench.run(frames: o.frames, warmup: o.frames > 0 ? o.warmup : 0, delta: o.delta)
+        let profiler = bench.world.scheduler.profiler
+        if o.frames > 0 {
+            if let csv = o.csv { try profiler.csv().write(toFile: csv, atomically: true, encoding: .utf8) }
+            if let trace = o.trace { try profiler.chromeTrace().write(toFile: trace, atomically: true, encoding: .utf8) }
+            if let chart = o.chart { try profiler.writeChart(to: chart) }
+        }
+        if o.json {
+            print(result.json)
+            return
+        }
+        #if DEBUG
+            print("warning: debug build; measure with `swift build -c release`")
+        #endif
+        print(
+            "\(name): \(data.bones.count) bones, \(data.slots.count) slots; \(o.count) instances "
+                + "(\(animations.joined(separator: ","))\(skin.map { ", skin \($0)" } ?? "")), "
+                + "\(o.frames) frames of \(o.delta) s after \(result.warmup) warm-up, \(result.threads) thread"
+                + (result.threads == 1 ? "" : "s") + ", \(o.mode == .interleaved ? "interleaved" : "split")")
+        if o.frames > 0 { print(result.summary.table) }
+        print("bytes per instance: \(result.bytesPerInstance)")
+        if let bytes = result.allocatedBytes {
+            print(bytes == 0 ? "allocations per frame: 0" : "measured frames allocated \(bytes) bytes")
+        }
+        print("peak RSS: \(result.peakResidentBytes) bytes")
+    }
+}
