@@ -7,6 +7,7 @@ let usage = """
       inspect SKELETON [--atlas ATLAS] [--json]   summarize a skeleton file
       trace pose REFERENCE.json --assets DIR      print our pose trace for a reference trace
       bench --count N --frames F [options]        time a crowd frame by frame (see bench --help)
+      crowd [--count N] [--frames N] [--churn R]  a steered crowd with value-driven animations (see crowd --help)
     """
 
 func fail(_ message: String) -> Never {
@@ -24,6 +25,7 @@ do {
     case "inspect": try InspectCommand.run(rest)
     case "trace": try TraceCommand.run(rest)
     case "bench": try BenchCommand.run(rest)
+    case "crowd": try CrowdCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }

@@ -1,0 +1,184 @@
+import BoneworkAssets
+import BoneworkFormat
+import BoneworkWorld
+import Foundation
+
+/// `bonework crowd`: a crowd of characters walking over a plane, their animations driven by
+/// value triggers (speed bucket -> idle/walk/run on track 0; a hit -> flinch on an additive,
+/// barrier-protected track 1), with spawning and despawning. Headless (no window renderer in
+/// this build, or `--headless`): runs the frames with a progress bar, then prints the
+/// per-system table and writes the profiler's exports when asked.
+enum CrowdCommand {
+    static let usage = """
+        crowd [--count N] [--frames N] [--churn RATE] [--skeleton PATH --atlas PATH]... [--headless]
+                     [--threads T] [--dt SECONDS] [--seed S] [--csv FILE] [--trace FILE] [--chart FILE]
+                     [--screenshot FILE] [--diagnostics]
+          --count N        characters at the start (default 2000)
+          --frames N       frames to run headless (default 300)
+          --churn RATE     characters replaced per second (despawned and spawned; default 0)
+          --skeleton/--atlas  more kinds of character besides the default one (repeatable, in pairs)
+        """
+
+    struct Options {
+        var count = 2000
+        var frames = 300
+        var churn: Float = 0
+        var skeletons: [(String, String?)] = []
+        var headless = false
+        var threads = Scheduler.maxThreads
+        var delta: Float = 1.0 / 60.0
+        var seed: UInt64 = 1
+        var csv: String?
+        var trace: String?
+        var chart: String?
+        var screenshot: String?
+        var diagnostics = false
+    }
+
+    static func parse(_ args: [String]) throws -> Options {
+        let p = try OptionParser(
+            args, flags: ["--headless", "--diagnostics"],
+            values: [
+                "--count", "--frames", "--churn", "--skeleton", "--atlas", "--threads", "--dt", "--seed", "--csv",
+                "--trace", "--chart", "--screenshot",
+            ])
+        guard p.positional.isEmpty else { throw UsageError("unexpected argument '\(p.positional[0])'\n\(usage)") }
+        var o = Options()
+        func integer(_ name: String, minimum: Int) throws -> Int? {
+            guard let text = p.value(name) else { return nil }
+            guard let v = Int(text), v >= minimum else {
+                throw UsageError("\(name) needs an integer >= \(minimum), not '\(text)'")
+            }
+            return v
+        }
+        o.count = try integer("--count", minimum: 0) ?? o.count
+        o.frames = try integer("--frames", minimum: 1) ?? o.frames
+        if let text = p.value("--churn") {
+            guard let v = Float(text), v >= 0, v.isFinite else { throw UsageError("--churn needs a rate >= 0") }
+            o.churn = v
+        }
+        let skeletons = p.all("--skeleton")
+        let atlases = p.all("--atlas")
+        guard atlases.count <= skeletons.count else { throw UsageError("--atlas without --skeleton") }
+        for (i, s) in skeletons.enumerated() { o.skeletons.append((s, i < atlases.count ? atlases[i] : nil)) }
+        if let t = try integer("--threads", minimum: 1) {
+            guard t <= Scheduler.maxThreads else { throw UsageError("--threads must be 1...\(Scheduler.maxThreads)") }
+            o.threads = t
+        }
+        if let text = p.value("--dt") {
+            guard let v = Float(text), v > 0, v.isFinite else { throw UsageError("--dt needs seconds > 0") }
+            o.delta = v
+        }
+        if let text = p.value("--seed") {
+            guard let v = UInt64(text) else { throw UsageError("--seed needs a non-negative integer") }
+            o.seed = v
+        }
+        o.headless = p.flag("--headless")
+        o.diagnostics = p.flag("--diagnostics")
+        o.csv = p.value("--csv")
+        o.trace = p.value("--trace")
+        o.chart = p.value("--chart")
+        o.screenshot = p.value("--screenshot")
+        return o
+    }
+
+    static func run(_ args: [String]) throws {
+        if args.contains("--help") || args.contains("-h") {
+            print("usage: bonework \(usage)")
+            return
+        }
+        let o = try parse(args)
+        if o.screenshot != nil {
+            throw UsageError("--screenshot needs the offscreen renderer, which this build does not have yet")
+        }
+        if !o.headless {
+            let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
+            let reason = display.isEmpty ? "no display" : "no window renderer in this build"
+            FileHandle.standardError.write(Data("bonework crowd: \(reason): running headless\n".utf8))
+        }
+        let world = World(scheduler: Scheduler(capacity: o.frames, threads: o.threads))
+        let sim = CrowdSimulation(world: world, seed: o.seed)
+        let atlas = try AtlasReader.read(file: DefaultCharacter.atlasPath)
+        sim.addKind(try SkeletonLoader.load(file: DefaultCharacter.skeletonPath, atlas: atlas), name: "bonebot")
+        for (skeleton, atlasPath) in o.skeletons {
+            let a = try atlasPath.map { try AtlasReader.read(file: $0) }
+            let data = try SkeletonLoader.load(file: skeleton, atlas: a)
+            sim.addKind(data, name: URL(fileURLWithPath: skeleton).deletingPathExtension().lastPathComponent)
+        }
+        sim.setPopulation(o.count)
+        try sim.spawn(o.count)
+        print(
+            "crowd: \(o.count) characters of \(sim.kinds.count) kind\(sim.kinds.count == 1 ? "" : "s") "
+                + "(\(sim.kinds.map(\.name).joined(separator: ", "))), churn \(o.churn)/s, \(o.frames) frames of "
+                + "\(o.delta) s, \(o.threads) thread\(o.threads == 1 ? "" : "s")"
+                + (TriggerDiagnosticsBuild.enabled ? " (debug build: trigger diagnostics on)" : ""))
+        var timings = CrowdTimings()
+        timings.reserve(o.frames)
+        var progress = ProgressBar(total: o.frames)
+        var changes = 0
+        var hits = 0
+        for f in 0..<o.frames {
+            var w0 = CrowdTimings.wallNow()
+            var c0 = CrowdTimings.cpuNow()
+            func mark(_ s: Int) {
+                let w1 = CrowdTimings.wallNow()
+                let c1 = CrowdTimings.cpuNow()
+                timings.wall[s].append(w1 &- w0)
+                timings.cpu[s].append(c1 &- c0)
+                w0 = w1
+                c0 = c1
+            }
+            try sim.churn(rate: o.churn, delta: o.delta)
+            mark(0)
+            sim.steer(delta: o.delta)
+            sim.place()
+            mark(1)
+            sim.triggers.update()
+            mark(2)
+            world.update(o.delta)
+            sim.phaseFresh()
+            changes += sim.triggers.changesLastFrame
+            hits += sim.hitsThisFrame
+            let ms = Double(world.scheduler.profiler.frame()?.wall ?? 0) / 1e6
+            progress.show(f + 1, detail: "\(sim.count) characters  \(String(format: "%.1f", ms)) ms engine")
+        }
+        let profiler = world.scheduler.profiler
+        let report = CrowdReport(timings: timings, records: profiler.recentFrames())
+        print(report.table)
+        print(
+            "median CPU frame time: \(String(format: "%.3f", report.frameCPU.median)) ms; animation changes by triggers: \(changes); hits: \(hits)"
+        )
+        let integrity = sim.checkIntegrity()
+        print("entities: \(integrity.message) -> \(integrity.ok ? "none lost" : "LOST ENTITIES")")
+        #if DEBUG
+            let d = sim.triggers.diagnostics
+            print("trigger diagnostics: \(d.conflicts) conflicts, \(d.leaks) leaks, \(d.refusals) refusals")
+            if o.diagnostics { for r in d.reports.prefix(20) { print("  \(r)") } }
+        #else
+            if o.diagnostics { print("trigger diagnostics: not compiled into release builds") }
+        #endif
+        if let csv = o.csv {
+            try profiler.csv().write(toFile: csv, atomically: true, encoding: .utf8)
+            print("wrote \(csv)")
+        }
+        if let trace = o.trace {
+            try profiler.chromeTrace().write(toFile: trace, atomically: true, encoding: .utf8)
+            print("wrote \(trace)")
+        }
+        if let chart = o.chart {
+            try profiler.writeChart(to: chart)
+            print("wrote \(chart)")
+        }
+        if !integrity.ok { throw CrowdError.lostEntities(integrity.message) }
+    }
+}
+
+enum CrowdError: Error, CustomStringConvertible {
+    case lostEntities(String)
+
+    var description: String {
+        switch self {
+        case .lostEntities(let m): return "entity bookkeeping failed: \(m)"
+        }
+    }
+}
