@@ -123,7 +123,9 @@ private final class TriggerFixture {
         let scope = f.triggers.addScope(
             "Aim", track: 1,
             triggers: [
-                AnimationTrigger("target", column: f.hit, cases: [(.optionalInt(3), .play("aim", loop: true))], otherwise: .empty, mix: 0)
+                AnimationTrigger(
+                    "target", column: f.hit, cases: [(.optionalInt(3), .play("aim", loop: true))], otherwise: .empty,
+                    mix: 0)
             ])
         for e in f.entities {
             f.triggers.set(f.hit, e, .int(3))
@@ -189,7 +191,9 @@ private final class TriggerFixture {
         let f = try TriggerFixture(count: 2)
         let reaction = f.triggers.addScope(
             "Reaction", track: 1,
-            triggers: [AnimationTrigger("hit", column: f.hit, cases: [(.bool(true), .playOnce("shoot", fadeOut: 0.1))])],
+            triggers: [
+                AnimationTrigger("hit", column: f.hit, cases: [(.bool(true), .playOnce("shoot", fadeOut: 0.1))])
+            ],
             barrier: true, blend: .add)
         for e in f.entities {
             f.triggers.set(f.hit, e, .bool(false))
@@ -198,7 +202,9 @@ private final class TriggerFixture {
         f.frame()
         #expect(try f.playing(1) == [nil, nil])
         // Routed foreign change: typed error, nothing changes.
-        #expect(throws: TriggerError.refusedByBarrier(entity: f.entities[0], track: 1, barrier: "Reaction", source: "game")) {
+        #expect(
+            throws: TriggerError.refusedByBarrier(entity: f.entities[0], track: 1, barrier: "Reaction", source: "game")
+        ) {
             try f.triggers.setAnimation(f.entities[0], track: 1, "jump", loop: false, source: "game")
         }
         #expect(try f.playing(1) == [nil, nil])

@@ -47,8 +47,10 @@ public final class TriggerScope {
     /// Bumped by `setTriggers` (resolved animation tables are rebuilt).
     var version = 0
 
-    init(id: Int, name: String, track: Int, triggers: [AnimationTrigger], barrier: Bool, blend: MixBlend, warnsOnLeaks: Bool)
-    {
+    init(
+        id: Int, name: String, track: Int, triggers: [AnimationTrigger], barrier: Bool, blend: MixBlend,
+        warnsOnLeaks: Bool
+    ) {
         self.id = id
         self.name = name
         self.track = track

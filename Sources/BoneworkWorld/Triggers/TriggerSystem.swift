@@ -140,7 +140,9 @@ public final class TriggerSystem {
         scope.lastAnimation[i] = -2
         scope.lastTrigger[i] = -1
         // The current entry, if any, was there before the scope: it is not a leak.
-        if let (batch, row) = try? world.locate(entity), let entry = batch.animationStates.current(row: row, track: scope.track) {
+        if let (batch, row) = try? world.locate(entity),
+            let entry = batch.animationStates.current(row: row, track: scope.track)
+        {
             scope.ownedSlot[i] = entry.slot
             scope.ownedGeneration[i] = entry.generation
         }
@@ -218,7 +220,9 @@ public final class TriggerSystem {
             return try setAnimation(entity, track: scope.track, animation, loop: loop, source: "scope '\(scope.name)'")
         }
         let entry = try apply(
-            Decision(entity: entity, scope: Int32(scope.id), trigger: -1, kind: .play, animation: a, loop: loop, mix: mix, fadeOut: 0),
+            Decision(
+                entity: entity, scope: Int32(scope.id), trigger: -1, kind: .play, animation: a, loop: loop, mix: mix,
+                fadeOut: 0),
             batch: batch, row: row)
         return entry!
     }
@@ -234,10 +238,14 @@ public final class TriggerSystem {
             case .keep: return ResolvedAction(kind: .keep, animation: -1, loop: false, fadeOut: 0)
             case .empty: return ResolvedAction(kind: .empty, animation: -1, loop: false, fadeOut: 0)
             case .play(let name, let loop):
-                guard let a = batch.data.findAnimation(name) else { return ResolvedAction(kind: .keep, animation: -1, loop: false, fadeOut: 0) }
+                guard let a = batch.data.findAnimation(name) else {
+                    return ResolvedAction(kind: .keep, animation: -1, loop: false, fadeOut: 0)
+                }
                 return ResolvedAction(kind: .play, animation: a, loop: loop, fadeOut: 0)
             case .playOnce(let name, let fadeOut):
-                guard let a = batch.data.findAnimation(name) else { return ResolvedAction(kind: .keep, animation: -1, loop: false, fadeOut: 0) }
+                guard let a = batch.data.findAnimation(name) else {
+                    return ResolvedAction(kind: .keep, animation: -1, loop: false, fadeOut: 0)
+                }
                 return ResolvedAction(kind: .playOnce, animation: a, loop: false, fadeOut: fadeOut)
             }
         }
@@ -303,7 +311,8 @@ public final class TriggerSystem {
                 continue
             }
             // Ownership of the track's current entry.
-            let current: Int32 = track < Int(kernel.trackCount[row]) ? kernel.tracks[row &* kernel.trackWidth &+ track] : -1
+            let current: Int32 =
+                track < Int(kernel.trackCount[row]) ? kernel.tracks[row &* kernel.trackWidth &+ track] : -1
             if current >= 0 {
                 let generation = kernel.e.state[Int(current)].generation
                 let stamped =

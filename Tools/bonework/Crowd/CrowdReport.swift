@@ -73,7 +73,9 @@ struct CrowdReport {
         var walls = [Double](repeating: 0, count: n)
         for f in 0..<n {
             walls[f] = Double(recs[f].wall)
-            for s in 0..<CrowdTimings.systems.count { walls[f] += Double(timings.wall[s][timings.wall[s].count - n + f]) }
+            for s in 0..<CrowdTimings.systems.count {
+                walls[f] += Double(timings.wall[s][timings.wall[s].count - n + f])
+            }
         }
         frameWall = ProfileStats(walls).scaled(1e-6)
         let perSkel = (0..<n).map { f in recs[f].instances > 0 ? totals[f] / 1000 / Double(recs[f].instances) : 0 }
