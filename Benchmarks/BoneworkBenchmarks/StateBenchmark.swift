@@ -12,7 +12,8 @@ import Foundation
 /// - `2 tracks, all mixing`: every instance mixes track 0 from `run` to `walk` all along.
 ///
 /// `swift run -c release BoneworkBenchmarks state [--instances N] [--frames F] [--skeleton FILE]
-///  [--atlas FILE] [--track0 NAME] [--track1 NAME] [--other NAME] [--setup 1-4]`
+///  [--atlas FILE] [--track0 NAME] [--track1 NAME] [--other NAME] [--setup 1-4] [--wall]`
+/// Times are the thread's CPU time (steady on a busy machine) unless `--wall` is given.
 enum StateBenchmark {
     static func run(_ args: [String]) throws {
         var instances = 1000
@@ -23,6 +24,7 @@ enum StateBenchmark {
         var layer = "aim"
         var other = "walk"
         var setups = ["1 track", "2 tracks", "2 tracks + mixing", "2 tracks, all mixing"]
+        var clock = Scheduler.Clock.threadCPU
         var i = 0
         while i < args.count {
             let value = i + 1 < args.count ? args[i + 1] : ""
@@ -34,6 +36,9 @@ enum StateBenchmark {
             case "--track0": base = value
             case "--track1": layer = value
             case "--other": other = value
+            case "--wall":
+                clock = .wall
+                i -= 1
             case "--setup":
                 guard let n = Int(value), n >= 1, n <= 4 else {
                     print("--setup takes 1 to 4")
@@ -48,11 +53,13 @@ enum StateBenchmark {
         }
         let atlas = try atlasPath.map { try AtlasReader.read(file: $0) }
         let data = try SkeletonLoader.load(file: skeleton, atlas: atlas)
-        print("animation state systems, \(instances) x \((skeleton as NSString).lastPathComponent), \(frames) frames")
+        print(
+            "animation state systems, \(instances) x \((skeleton as NSString).lastPathComponent), \(frames) frames, "
+                + (clock == .wall ? "wall clock" : "thread CPU time"))
         print("| set-up | update µs/skel | apply µs/skel | total µs/skel (median) | p95 total | instances mixing |")
         print("|---|---:|---:|---:|---:|---:|")
         for setup in setups {
-            let world = World()
+            let world = World(scheduler: Scheduler(clock: clock))
             try world.setAnimationStateData(AnimationStateData(skeletonData: data, defaultMix: 0.2))
             world.scheduler.enabled = [.animationState, .timelineApply]
             var states: [AnimationState] = []

@@ -107,6 +107,32 @@ public final class Batch {
         firedTimes.deallocate()
     }
 
+    /// Calls `body` with the storage of every column table, as bytes (tests compare batches bit
+    /// for bit across thread counts).
+    func forEachColumnStorage(_ body: (UnsafeRawBufferPointer) -> Void) {
+        func visit<T>(_ t: ColumnTable<T>) {
+            let count = max(1, t.fields * t.perInstance * t.capacity)
+            body(UnsafeRawBufferPointer(start: t.storage, count: count * MemoryLayout<T>.stride))
+        }
+        visit(boneFloats)
+        visit(boneInherit)
+        visit(slotFloats)
+        visit(slotInts)
+        visit(ikFloats)
+        visit(ikInts)
+        visit(transformFloats)
+        visit(pathFloats)
+        visit(physicsFloats)
+        visit(physicsInts)
+        visit(instanceFloats)
+        visit(instanceInts)
+        visit(entities)
+        visit(drawOrders)
+        visit(deforms)
+        visit(trackInts)
+        visit(trackFloats)
+    }
+
     /// Raw pointers to every column, valid until the next spawn.
     func columns() -> BatchColumns {
         let t = rig.tables

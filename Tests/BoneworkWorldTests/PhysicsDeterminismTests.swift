@@ -51,16 +51,15 @@ struct PhysicsDeterminismTests {
     /// Runs one frame of a batch the way `Scheduler.run` does, but over chunks of instances spread
     /// over `workers` concurrent workers; odd workers (or all, when `reversed`) take their chunks
     /// in reverse order.
-    /// Each chunk has its own event buffer and event-key scratch, so workers share nothing they write.
+    /// Each chunk has its own animation state workspace and vertex scratch, so workers share
+    /// nothing they write.
     final class ChunkedRunner {
         let batch: Batch
         let workers: Int
         let chunkSize: Int
         let reversed: Bool
         let chunkCount: Int
-        let events: UnsafeMutablePointer<EventBuffer>
-        let keys: UnsafeMutablePointer<Int32>
-        let times: UnsafeMutablePointer<Float>
+        let scratch: [VertexScratch]
 
         init(batch: Batch, workers: Int, chunkSize: Int = 64, reversed: Bool = false) {
             self.batch = batch
@@ -68,38 +67,34 @@ struct PhysicsDeterminismTests {
             self.chunkSize = chunkSize
             self.reversed = reversed
             chunkCount = (batch.count + chunkSize - 1) / chunkSize
-            events = .allocate(capacity: chunkCount)
-            for c in 0..<chunkCount { (events + c).initialize(to: EventBuffer(capacity: chunkSize * 16)) }
-            keys = .allocate(capacity: chunkCount * batch.firedCapacity)
-            times = .allocate(capacity: chunkCount * batch.firedCapacity)
-        }
-
-        deinit {
-            for c in 0..<chunkCount { events[c].free() }
-            events.deallocate()
-            keys.deallocate()
-            times.deallocate()
+            scratch = (0..<chunkCount).map { _ in
+                let s = VertexScratch()
+                s.reserve(batch.rig, rows: chunkSize)
+                return s
+            }
+            _ = batch.animationStates.workspace(chunkCount - 1)
         }
 
         /// What the workers read and write. Unchecked: each worker writes only the rows of its own
-        /// chunks and the chunk's own event buffer and scratch.
+        /// chunks and the chunk's own workspace and scratch.
         struct Shared: @unchecked Sendable {
             let cols: BatchColumns
             let rig: RigTables
-            let events: UnsafeMutablePointer<EventBuffer>
-            let keys: UnsafeMutablePointer<Int32>
-            let times: UnsafeMutablePointer<Float>
+            let kernel: StateKernel
+            let store: AnimationStateStore
+            let scratch: [VertexScratch]
         }
 
         func frame(delta: Float) {
+            batch.clearEvents()
+            let store = batch.animationStates
             let shared = Shared(
-                cols: batch.columns(), rig: batch.rig.tables, events: events, keys: keys, times: times)
+                cols: batch.columns(), rig: batch.rig.tables, kernel: store.kernel, store: store, scratch: scratch)
             let count = batch.count
             let chunkSize = self.chunkSize
             let chunkCount = self.chunkCount
             let workers = self.workers
             let reversed = self.reversed
-            let firedCapacity = batch.firedCapacity
             DispatchQueue.concurrentPerform(iterations: workers) { w in
                 let cols = shared.cols
                 let rig = shared.rig
@@ -107,18 +102,17 @@ struct PhysicsDeterminismTests {
                 if reversed || w % 2 == 1 { mine.reverse() }
                 for c in mine {
                     let range = (c * chunkSize)..<min(count, (c + 1) * chunkSize)
-                    shared.events[c].clear()
-                    AnimationStateSystem.update(cols, rig, range: range, delta: delta, events: &shared.events[c])
-                    let scratch = FiredKeys(
-                        keys: shared.keys + c * firedCapacity, times: shared.times + c * firedCapacity,
-                        capacity: firedCapacity)
-                    AnimationApplySystem.apply(cols, rig, range: range, events: &shared.events[c], scratch: scratch)
+                    let ws = shared.store.workspace(c)
+                    for row in range { shared.kernel.update(row: row, delta: delta, &ws.events) }
+                    for row in range { _ = shared.kernel.apply(row: row, cols, ws) }
                     for i in range { cols.time[i] += delta }
                     PoseSystem.update(cols, rig, range: range)
                     SlotSystem.update(cols, rig, range: range)
-                    VertexSystem.update(cols, rig, range: range)
+                    VertexSystem.update(cols, rig, range: range, into: shared.scratch[c])
                 }
             }
+            store.collect(workers: chunkCount)
+            store.drain()
         }
     }
 
