@@ -88,9 +88,6 @@ enum CrowdCommand {
             return
         }
         let o = try parse(args)
-        if o.screenshot != nil {
-            throw UsageError("--screenshot needs the offscreen renderer, which this build does not have yet")
-        }
         if !o.headless {
             let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
             let reason = display.isEmpty ? "no display" : "no window renderer in this build"
@@ -99,9 +96,14 @@ enum CrowdCommand {
         let world = World(scheduler: Scheduler(capacity: o.frames, threads: o.threads))
         let sim = CrowdSimulation(world: world, seed: o.seed)
         let atlas = try AtlasReader.read(file: DefaultCharacter.atlasPath)
+        var atlases = [atlas]
         sim.addKind(try SkeletonLoader.load(file: DefaultCharacter.skeletonPath, atlas: atlas), name: "bonebot")
         for (skeleton, atlasPath) in o.skeletons {
             let a = try atlasPath.map { try AtlasReader.read(file: $0) }
+            if let a { atlases.append(a) }
+            guard o.screenshot == nil || a != nil else {
+                throw UsageError("--screenshot needs an --atlas for every --skeleton")
+            }
             let data = try SkeletonLoader.load(file: skeleton, atlas: a)
             sim.addKind(data, name: URL(fileURLWithPath: skeleton).deletingPathExtension().lastPathComponent)
         }
@@ -168,6 +170,16 @@ enum CrowdCommand {
         if let chart = o.chart {
             try profiler.writeChart(to: chart)
             print("wrote \(chart)")
+        }
+        if let shot = o.screenshot {
+            var camera = CrowdCamera(screenWidth: 1280, screenHeight: 720, halfExtent: sim.halfExtent)
+            if o.count > 400 {
+                // A close look at the middle of a large crowd; the whole plane when it is small.
+                camera.select(.closeUp)
+                camera.update(delta: CrowdCamera.transitionSeconds, halfExtent: sim.halfExtent, followed: nil)
+            }
+            let r = try CrowdScreenshot.write(sim, atlases: atlases, camera: camera, to: shot, width: 1280, height: 720)
+            print("wrote \(shot) (\(r.drawn) characters in view, \(r.drawCalls) draw calls)")
         }
         if !integrity.ok { throw CrowdError.lostEntities(integrity.message) }
     }

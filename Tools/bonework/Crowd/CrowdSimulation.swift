@@ -58,6 +58,8 @@ final class CrowdSimulation {
     // Agent columns.
     private(set) var entity: [Entity] = []
     private(set) var kind: [Int32] = []
+    /// Index into the kind's `skins`.
+    private(set) var skin: [Int32] = []
     var x: [Float] = []
     var y: [Float] = []
     private(set) var vx: [Float] = []
@@ -138,13 +140,14 @@ final class CrowdSimulation {
         for _ in 0..<n {
             let k = random.below(kinds.count)
             let kindInfo = kinds[k]
-            let skin = kindInfo.skins[random.below(kindInfo.skins.count)]
-            let e = try world.spawn(kindInfo.data, skin: skin)
+            let skinChoice = random.below(kindInfo.skins.count)
+            let e = try world.spawn(kindInfo.data, skin: kindInfo.skins[skinChoice])
             let i = Int(e.index)
             if slotOf.count <= i { slotOf.append(contentsOf: repeatElement(-1, count: i + 1 - slotOf.count)) }
             slotOf[i] = Int32(entity.count)
             entity.append(e)
             kind.append(Int32(k))
+            skin.append(Int32(skinChoice))
             let px = random.range(-halfExtent, halfExtent)
             let py = random.range(-halfExtent, halfExtent)
             x.append(px)
@@ -176,6 +179,7 @@ final class CrowdSimulation {
         if s != last {
             entity[s] = entity[last]
             kind[s] = kind[last]
+            skin[s] = skin[last]
             x[s] = x[last]
             y[s] = y[last]
             vx[s] = vx[last]
@@ -190,6 +194,7 @@ final class CrowdSimulation {
         }
         entity.removeLast()
         kind.removeLast()
+        skin.removeLast()
         x.removeLast()
         y.removeLast()
         vx.removeLast()
