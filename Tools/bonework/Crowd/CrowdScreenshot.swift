@@ -11,10 +11,13 @@ enum CrowdScreenshot {
     ) throws -> (drawn: Int, drawCalls: Int) {
         let context = GLContext.headless(try HeadlessGLContext())
         let renderer = try BatchRenderer(context: context)
+        // The textures live until the frame is read back.
+        var textures: [AtlasTextures] = []
         var pages: [PageBindings] = []
         var drawData: [SkeletonDrawData] = []
         for (k, kind) in sim.kinds.enumerated() {
-            pages.append(try AtlasTextures(atlas: atlases[k], context: context).bindings)
+            textures.append(try AtlasTextures(atlas: atlases[k], context: context))
+            pages.append(textures[k].bindings)
             drawData.append(SkeletonDrawData(kind.data))
         }
         let v = camera.view
@@ -46,6 +49,7 @@ enum CrowdScreenshot {
         target.clear(0.16, 0.18, 0.2, 1)
         renderer.draw(list, viewport: viewport, into: target)
         try PNG.write(target.readImage(), to: file)
+        withExtendedLifetime(textures) {}
         return (order.count, renderer.lastDrawCalls)
     }
 }

@@ -52,8 +52,8 @@ final class CrowdSimulation {
     static let walkSpeed: Float = 60
     static let runSpeed: Float = 170
     static let bucketBounds: [Float] = [12, 110]
-    static let spacing: Float = 90
-    static let separationRadius: Float = 40
+    static let spacing: Float = 150
+    static let separationRadius: Float = 55
 
     // Agent columns.
     private(set) var entity: [Entity] = []
@@ -336,7 +336,7 @@ final class CrowdSimulation {
             bucketValues[i] = TriggerValue.bucket(speed, bounds: Self.bucketBounds)
             // A hit: a hard bump while running, or a rare random one; the flag stays up for a frame.
             let wasHit = hitFlag[a] != 0
-            let isHit = !wasHit && ((crowded > 0.9 && speed > Self.bucketBounds[1]) || random.unit() < 0.0005)
+            let isHit = !wasHit && ((crowded > 1.2 && speed > Self.bucketBounds[1]) || random.unit() < 0.0005)
             hitFlag[a] = isHit ? 1 : 0
             hitValues[i] = .bool(isHit)
             if isHit { hitsThisFrame += 1 }
