@@ -1,13 +1,15 @@
 import BoneworkAssets
 import BoneworkFormat
+import BoneworkRender
 import BoneworkWorld
 import Foundation
 
 /// `bonework crowd`: a crowd of characters walking over a plane, their animations driven by
 /// value triggers (speed bucket -> idle/walk/run on track 0; a hit -> flinch on an additive,
-/// barrier-protected track 1), with spawning and despawning. Headless (no window renderer in
-/// this build, or `--headless`): runs the frames with a progress bar, then prints the
-/// per-system table and writes the profiler's exports when asked.
+/// barrier-protected track 1), with spawning and despawning. With a display it opens a window
+/// (`CrowdWindow`: HUD, camera presets, keys). Headless (`--headless`, or automatically when no
+/// window can be opened): runs the frames with a progress bar, then prints the per-system
+/// table and writes the profiler's exports and a screenshot when asked.
 enum CrowdCommand {
     static let usage = """
         crowd [--count N] [--frames N] [--churn RATE] [--skeleton PATH --atlas PATH]... [--headless]
@@ -88,11 +90,6 @@ enum CrowdCommand {
             return
         }
         let o = try parse(args)
-        if !o.headless {
-            let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
-            let reason = display.isEmpty ? "no display" : "no window renderer in this build"
-            FileHandle.standardError.write(Data("bonework crowd: \(reason): running headless\n".utf8))
-        }
         let world = World(scheduler: Scheduler(capacity: o.frames, threads: o.threads))
         let sim = CrowdSimulation(world: world, seed: o.seed)
         let atlas = try AtlasReader.read(file: DefaultCharacter.atlasPath)
@@ -114,6 +111,22 @@ enum CrowdCommand {
                 + "(\(sim.kinds.map(\.name).joined(separator: ", "))), churn \(o.churn)/s, \(o.frames) frames of "
                 + "\(o.delta) s, \(o.threads) thread\(o.threads == 1 ? "" : "s")"
                 + (TriggerDiagnosticsBuild.enabled ? " (debug build: trigger diagnostics on)" : ""))
+        if !o.headless {
+            if atlases.count == sim.kinds.count {
+                do {
+                    let window = try GLFWWindowContext(width: 1280, height: 720, title: "bonework crowd")
+                    try CrowdWindow.run(sim: sim, atlases: atlases, delta: o.delta, churn: o.churn, window: window)
+                    print(sim.checkIntegrity().message)
+                    return
+                } catch let error as RenderError {
+                    FileHandle.standardError.write(
+                        Data("bonework crowd: no window (\(error)): running headless\n".utf8))
+                }
+            } else {
+                FileHandle.standardError.write(
+                    Data("bonework crowd: a --skeleton without --atlas cannot be drawn: running headless\n".utf8))
+            }
+        }
         var timings = CrowdTimings()
         timings.reserve(o.frames)
         var progress = ProgressBar(total: o.frames)
