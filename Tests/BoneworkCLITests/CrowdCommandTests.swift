@@ -10,10 +10,11 @@ import Testing
         let csv = Self.temporary("run.csv")
         let trace = Self.temporary("run.json")
         let chart = Self.temporary("run.png")
-        defer { for f in [csv, trace, chart] { try? FileManager.default.removeItem(atPath: f) } }
+        let shot = Self.temporary("shot.png")
+        defer { for f in [csv, trace, chart, shot] { try? FileManager.default.removeItem(atPath: f) } }
         let r = try CLI.run([
             "crowd", "--headless", "--count", "200", "--frames", "40", "--churn", "120", "--csv", csv, "--trace",
-            trace, "--chart", chart,
+            trace, "--chart", chart, "--screenshot", shot,
         ])
         #expect(r.status == 0, "\(r.stderr)")
         // 120 per second over 40 frames of 1/60 s: 80 replaced.
@@ -32,6 +33,11 @@ import Testing
         #expect((json as? [String: Any])?["traceEvents"] is [Any])
         let png = try Data(contentsOf: URL(fileURLWithPath: chart))
         #expect(png.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        // The last frame, drawn offscreen: the whole (small) crowd is in view, in one draw call.
+        #expect(r.stdout.contains("(200 characters in view, 1 draw calls)"))
+        let frame = try Data(contentsOf: URL(fileURLWithPath: shot))
+        #expect(frame.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        #expect(frame.count > 20_000)
     }
 
     @Test func extraSkeletonsJoinTheCrowd() throws {

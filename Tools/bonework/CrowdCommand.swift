@@ -24,6 +24,8 @@ enum CrowdCommand {
     struct Options {
         var count = 2000
         var frames = 300
+        /// Whether --frames was given (a window then closes after that many frames).
+        var framesGiven = false
         var churn: Float = 0
         var skeletons: [(String, String?)] = []
         var headless = false
@@ -55,6 +57,7 @@ enum CrowdCommand {
         }
         o.count = try integer("--count", minimum: 0) ?? o.count
         o.frames = try integer("--frames", minimum: 1) ?? o.frames
+        o.framesGiven = p.value("--frames") != nil
         if let text = p.value("--churn") {
             guard let v = Float(text), v >= 0, v.isFinite else { throw UsageError("--churn needs a rate >= 0") }
             o.churn = v
@@ -115,8 +118,12 @@ enum CrowdCommand {
             if atlases.count == sim.kinds.count {
                 do {
                     let window = try GLFWWindowContext(width: 1280, height: 720, title: "bonework crowd")
-                    try CrowdWindow.run(sim: sim, atlases: atlases, delta: o.delta, churn: o.churn, window: window)
-                    print(sim.checkIntegrity().message)
+                    let title = try CrowdWindow.run(
+                        sim: sim, atlases: atlases, delta: o.delta, churn: o.churn, window: window,
+                        maxFrames: o.framesGiven ? o.frames : nil)
+                    print("window closed after \(world.scheduler.frames) frames; last HUD: \(title)")
+                    print(world.scheduler.profiler.summary().table)
+                    print("entities: \(sim.checkIntegrity().message)")
                     return
                 } catch let error as RenderError {
                     FileHandle.standardError.write(

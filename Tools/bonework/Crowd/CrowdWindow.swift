@@ -15,8 +15,9 @@ nonisolated(unsafe) private var scrollAccumulated: Double = 0
 /// markers: agents drawn without culling so the whole crowd shows), Escape quits.
 enum CrowdWindow {
     static func run(
-        sim: CrowdSimulation, atlases: [Atlas], delta: Float, churn: Float, window: GLFWWindowContext
-    ) throws {
+        sim: CrowdSimulation, atlases: [Atlas], delta: Float, churn: Float, window: GLFWWindowContext,
+        maxFrames: Int?
+    ) throws -> String {
         let context = GLContext.window(window)
         let renderer = try BatchRenderer(context: context)
         var textures: [AtlasTextures] = []
@@ -41,7 +42,11 @@ enum CrowdWindow {
         var fpsStart = GLFWWindowContext.time
         var fps = 0.0
         var crowdMilliseconds = [Double](repeating: 0, count: 3)
+        var title = ""
+        var shown = 0
         while !window.shouldClose {
+            if let maxFrames, shown >= maxFrames { break }
+            shown += 1
             GLFWWindowContext.pollEvents()
             var pressed = Set<Int32>()
             for key in [
@@ -137,12 +142,13 @@ enum CrowdWindow {
                 fpsFrames = 0
                 fpsStart = now
             }
-            window.setTitle(
-                hud(
-                    sim: sim, crowd: crowdMilliseconds, drawCalls: renderer.lastDrawCalls, fps: fps, paused: paused,
-                    overlay: overlay, camera: camera))
+            title = hud(
+                sim: sim, crowd: crowdMilliseconds, drawCalls: renderer.lastDrawCalls, fps: fps, paused: paused,
+                overlay: overlay, camera: camera)
+            window.setTitle(title)
         }
         withExtendedLifetime(textures) {}
+        return title
     }
 
     static func hud(
