@@ -76,6 +76,7 @@ final class CrowdSimulation {
 
     // Neighbour grid (counting sort of agents by cell, rebuilt every frame).
     private var cellStart: [Int32] = []
+    private var cellFill: [Int32] = []
     private var cellAgents: [Int32] = []
     private var agentCell: [Int32] = []
     private var gridWidth = 1
@@ -230,7 +231,10 @@ final class CrowdSimulation {
         gridWidth = max(1, Int((2 * halfExtent + 2 * cell) / cell) + 1)
         gridHeight = gridWidth
         let cells = gridWidth * gridHeight
-        if cellStart.count != cells + 1 { cellStart = [Int32](repeating: 0, count: cells + 1) }
+        if cellStart.count != cells + 1 {
+            cellStart = [Int32](repeating: 0, count: cells + 1)
+            cellFill = cellStart
+        }
         for c in 0...cells { cellStart[c] = 0 }
         let n = count
         if agentCell.count < n { agentCell = [Int32](repeating: 0, count: n) }
@@ -243,11 +247,11 @@ final class CrowdSimulation {
             cellStart[c + 1] += 1
         }
         for c in 0..<cells { cellStart[c + 1] += cellStart[c] }
-        var fill = cellStart
+        for c in 0...cells { cellFill[c] = cellStart[c] }
         for a in 0..<n {
             let c = Int(agentCell[a])
-            cellAgents[Int(fill[c])] = Int32(a)
-            fill[c] += 1
+            cellAgents[Int(cellFill[c])] = Int32(a)
+            cellFill[c] += 1
         }
     }
 
@@ -258,7 +262,6 @@ final class CrowdSimulation {
         let n = count
         let r = Self.separationRadius
         let r2 = r * r
-        let cell = r
         let maxAccel: Float = 400
         hitsThisFrame = 0
         let bucketValues = triggers.values(speedBucket)
@@ -316,7 +319,6 @@ final class CrowdSimulation {
                     }
                 }
             }
-            _ = cell
             desiredX += sx * 120
             desiredY += sy * 120
             // Steering force, clamped.
