@@ -1,3 +1,6 @@
+// AnimationStateEvents: see Examples.animationStateEvents in Sources/Bonework/Examples/Examples.swift.
+// swift run AnimationStateEvents            (a window)
+// swift run AnimationStateEvents --headless --out DIR
 import Bonework
 
-print("AnimationStateEvents: not written yet")
+await ExampleMain.run("AnimationStateEvents", Examples.animationStateEvents)

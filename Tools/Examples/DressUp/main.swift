@@ -1,3 +1,6 @@
+// DressUp: see Examples.dressUp in Sources/Bonework/Examples/Examples.swift.
+// swift run DressUp            (a window)
+// swift run DressUp --headless --out DIR
 import Bonework
 
-print("DressUp: not written yet")
+await ExampleMain.run("DressUp", Examples.dressUp)

@@ -1,3 +1,6 @@
+// IKFollowing: see Examples.ikFollowing in Sources/Bonework/Examples/Examples.swift.
+// swift run IKFollowing            (a window)
+// swift run IKFollowing --headless --out DIR
 import Bonework
 
-print("IKFollowing: not written yet")
+await ExampleMain.run("IKFollowing", Examples.ikFollowing)

@@ -1,2 +1,0 @@
-/// The application-facing API: skeleton drawables, controllers, views.
-public enum BoneworkFacade {}
