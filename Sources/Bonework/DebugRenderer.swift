@@ -63,7 +63,8 @@ public struct DebugRenderer {
             } else {
                 output.withUnsafeMutableBufferPointer { out in
                     VertexAttachmentMath.computeWorldVertices(
-                        attachment, slotBone: Int(data.slots[s].bone), deform: UnsafeBufferPointer(start: nil, count: 0),
+                        attachment, slotBone: Int(data.slots[s].bone),
+                        deform: UnsafeBufferPointer(start: nil, count: 0),
                         bone: { $0 >= 0 && $0 < transforms.count ? transforms[$0] : .identity }, into: out)
                 }
             }

@@ -6,7 +6,7 @@ public enum BoneworkError: Error, Equatable, CustomStringConvertible {
     case disposed(String)
     /// An HTTP request answered with a status other than 200.
     case httpStatus(url: String, status: Int)
-    /// An HTTP response ended before the length its header announced.
+    /// An HTTP response ended before the length its header announced (-1: lengths not known).
     case truncated(url: String, expected: Int, received: Int)
     /// The request failed before a response arrived (connection refused, reset, timeout).
     case network(url: String, message: String)
@@ -26,6 +26,9 @@ public enum BoneworkError: Error, Equatable, CustomStringConvertible {
         case .disposed(let what): return "\(what) was used after dispose()"
         case .httpStatus(let url, let status): return "HTTP \(status) for \(url)"
         case .truncated(let url, let expected, let received):
+            if expected < 0 {
+                return "truncated response for \(url): the connection closed before the announced length"
+            }
             return "truncated response for \(url): \(received) of \(expected) bytes"
         case .network(let url, let message): return "request for \(url) failed: \(message)"
         case .resourceNotFound(let name): return "no resource named '\(name)' in the bundle"

@@ -54,8 +54,9 @@ public struct Layout: Sendable, Equatable {
     /// Top-left of the scaled bounds in view pixels.
     public var boundsInView: Rect
 
-    public init(bounds: Rect, viewSize: Size, mode: ContentMode, alignment: Alignment, origin: Point = Point(x: 0, y: 0))
-    {
+    public init(
+        bounds: Rect, viewSize: Size, mode: ContentMode, alignment: Alignment, origin: Point = Point(x: 0, y: 0)
+    ) {
         self.bounds = bounds
         self.viewSize = viewSize
         self.origin = origin

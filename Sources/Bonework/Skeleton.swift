@@ -1,6 +1,6 @@
-import Foundation
 import BoneworkFormat
 import BoneworkWorld
+import Foundation
 
 /// A point or vector in skeleton or view coordinates.
 public struct Point: Sendable, Equatable {
@@ -222,10 +222,16 @@ public struct Slot {
             return
         }
         let data = skeleton.data
-        guard let id = data.attachmentNameID(name) else { throw BoneworkError.invalidArgument("no attachment '\(name)'") }
+        guard let id = data.attachmentNameID(name) else {
+            throw BoneworkError.invalidArgument("no attachment '\(name)'")
+        }
         var found = skeleton.drawable.customSkin?.attachment(slot: Int32(index), nameID: id)
-        if found == nil, let s = try world.skinIndex(entity) { found = data.attachment(skin: s, slot: Int32(index), name: id) }
-        if found == nil, data.defaultSkin >= 0 { found = data.attachment(skin: data.defaultSkin, slot: Int32(index), name: id) }
+        if found == nil, let s = try world.skinIndex(entity) {
+            found = data.attachment(skin: s, slot: Int32(index), name: id)
+        }
+        if found == nil, data.defaultSkin >= 0 {
+            found = data.attachment(skin: data.defaultSkin, slot: Int32(index), name: id)
+        }
         guard let attachment = found else {
             throw BoneworkError.invalidArgument("slot '\(self.name)' has no attachment '\(name)' in its skins")
         }

@@ -47,7 +47,8 @@ public final class SkeletonController {
     public func pause() { isPlaying = false }
     public func resume() { isPlaying = true }
 
-    func loaded() throws -> SkeletonDrawable {
+    /// The drawable; throws `BoneworkError.notLoaded` before loading finished.
+    public func loaded() throws -> SkeletonDrawable {
         guard let drawable else { throw BoneworkError.notLoaded }
         return drawable
     }

@@ -2,6 +2,7 @@ import BoneworkFormat
 import BoneworkImage
 import BoneworkRender
 import BoneworkWorld
+import Dispatch
 
 /// One skeleton instance with its animation state, ready to update and draw: an entity in a
 /// `World`, sharing its `Atlas` and `SkeletonData` (and GL textures) with every other drawable of
@@ -118,14 +119,30 @@ public final class SkeletonDrawable {
         guard delta.isFinite, delta >= 0 else { throw BoneworkError.invalidArgument("delta \(delta)") }
         try installPendingStateData()
         let state = try world.animationState(entity)
+        let t0 = Self.now()
         try state.update(delta)
+        let t1 = Self.now()
         try state.apply()
         try applyCustomSkin()
+        let t2 = Self.now()
         try beforeWorldTransforms?()
+        let t3 = Self.now()
         try world.updateWorldTransforms(entity)
+        let t4 = Self.now()
         try afterWorldTransforms?()
+        let t5 = Self.now()
         try world.refreshVertices(entity)
+        let t6 = Self.now()
+        lastTimings = UpdateTimings(
+            animationState: Self.seconds(t0, t1), apply: Self.seconds(t1, t2), worldTransforms: Self.seconds(t3, t4),
+            vertices: Self.seconds(t5, t6))
     }
+
+    /// What the last `update` spent in each system (seconds; callbacks excluded).
+    public private(set) var lastTimings = UpdateTimings()
+
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    static func seconds(_ a: UInt64, _ b: UInt64) -> Double { b >= a ? Double(b - a) / 1e9 : 0 }
 
     /// Recomputes world transforms and vertices from the current local pose (no animation).
     public func updateWorldTransforms() throws {
@@ -193,6 +210,18 @@ public final class SkeletonDrawable {
             return RenderedImage(image)
         }
     }
+}
+
+/// Time spent per system in one drawable update.
+public struct UpdateTimings: Sendable, Equatable {
+    /// Advancing track times and queued entries.
+    public var animationState: Double = 0
+    /// Applying timelines to the local pose (and the custom skin).
+    public var apply: Double = 0
+    public var worldTransforms: Double = 0
+    /// Slot images and world vertices.
+    public var vertices: Double = 0
+    public var total: Double { animationState + apply + worldTransforms + vertices }
 }
 
 /// A rendered picture: RGBA8 rows top-down with straight (not premultiplied) alpha.

@@ -114,10 +114,16 @@ enum HTTPDownload {
                 }
                 task.resume()
             }
-        } catch let error as URLError where error.code == .networkConnectionLost {
-            throw BoneworkError.truncated(url: url.absoluteString, expected: -1, received: -1)
         } catch {
-            throw BoneworkError.network(url: url.absoluteString, message: "\(error.localizedDescription)")
+            // A body cut short before its Content-Length surfaces as a lost connection.
+            let ns = error as NSError
+            let message = ns.localizedDescription
+            if (ns.domain == NSURLErrorDomain && ns.code == NSURLErrorNetworkConnectionLost)
+                || message.contains("remaining to read")
+            {
+                throw BoneworkError.truncated(url: url.absoluteString, expected: -1, received: -1)
+            }
+            throw BoneworkError.network(url: url.absoluteString, message: message)
         }
         guard let http = response as? HTTPURLResponse else {
             throw BoneworkError.network(url: url.absoluteString, message: "not an HTTP response")
@@ -136,7 +142,10 @@ enum HTTPDownload {
     static func fetch(atlasURL: URL, skeletonURL: URL) async throws -> URL {
         let atlasData = try await get(atlasURL)
         let skeletonData = try await get(skeletonURL)
-        let key = String(UInt64(bitPattern: Int64(truncatingIfNeeded: (atlasURL.absoluteString + skeletonURL.absoluteString).hashValue)), radix: 16)
+        let key = String(
+            UInt64(
+                bitPattern: Int64(truncatingIfNeeded: (atlasURL.absoluteString + skeletonURL.absoluteString).hashValue)),
+            radix: 16)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bonework-http-\(getpid())-\(key)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let atlasFile = folder.appendingPathComponent(atlasURL.lastPathComponent)

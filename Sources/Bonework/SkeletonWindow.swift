@@ -19,7 +19,8 @@ public final class SkeletonWindow {
     public init(title: String, view: SkeletonView) throws {
         self.view = view
         context = try GLFWWindowContext(
-            width: max(1, Int(view.size.width.rounded())), height: max(1, Int(view.size.height.rounded())), title: title)
+            width: max(1, Int(view.size.width.rounded())), height: max(1, Int(view.size.height.rounded())), title: title
+        )
     }
 
     /// The cursor in view pixels (y down).

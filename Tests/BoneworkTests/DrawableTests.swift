@@ -10,7 +10,8 @@ import Testing
 @Suite(.serialized) struct DrawableTests {
     @Test func drawablesShareDataAndFreeTheirEntity() async throws {
         let a = try await SkeletonDrawable.load(.defaultCharacter, skin: "blue")
-        let b = try await SkeletonDrawable.load(.file(atlas: DefaultCharacter.atlasPath, skeleton: DefaultCharacter.skeletonPath))
+        let b = try await SkeletonDrawable.load(
+            .file(atlas: DefaultCharacter.atlasPath, skeleton: DefaultCharacter.skeletonPath))
         #expect(a.skeletonData === b.skeletonData)
         #expect(a.atlas === b.atlas)
         let world = World()
@@ -42,6 +43,7 @@ import Testing
         let drawable = try await SkeletonDrawable.load(.defaultCharacter, skin: "orange")
         try drawable.animationState.setAnimation(0, "walk", loop: true)
         try drawable.update(delta: 0.3)
+        #expect(drawable.lastTimings.total > 0 && drawable.lastTimings.worldTransforms > 0)
         let image = try drawable.renderToImage(
             size: Size(width: 40, height: 30), backgroundColor: Color(0, 0, 1, 1), scaleFactor: 2)
         #expect(image.width == 80 && image.height == 60)

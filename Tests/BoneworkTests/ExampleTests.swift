@@ -50,7 +50,9 @@ import Testing
         let image = try TestSupport.read(try #require(report.files.last))
         let (r, g, _) = TestSupport.meanColor(image)
         #expect(r > g + 20, "slots tinted red: mean r \(r) g \(g)")
-        let logFile = try String(contentsOfFile: try #require(report.files.first).replacingOccurrences(of: "events-0.png", with: "events.log"), encoding: .utf8)
+        let logFile = try String(
+            contentsOfFile: try #require(report.files.first).replacingOccurrences(
+                of: "events-0.png", with: "events.log"), encoding: .utf8)
         #expect(logFile.contains("start flinch"))
     }
 

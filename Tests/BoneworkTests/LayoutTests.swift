@@ -83,14 +83,17 @@ import Testing
     }
 
     static func near(_ a: Rect, _ b: Rect) -> Bool {
-        abs(a.x - b.x) < 1e-3 && abs(a.y - b.y) < 1e-3 && abs(a.width - b.width) < 1e-3 && abs(a.height - b.height) < 1e-3
+        abs(a.x - b.x) < 1e-3 && abs(a.y - b.y) < 1e-3 && abs(a.width - b.width) < 1e-3
+            && abs(a.height - b.height) < 1e-3
     }
 
     @Test func boundsProvidersMatchHandComputedRectangles() throws {
         let drawable = try Self.boxSkeleton()
         let setup = try SetupPoseBounds().computeBounds(drawable)
         #expect(Self.near(setup, Rect(x: -40, y: -5, width: 100, height: 50)), "\(setup)")
-        #expect(try RawBounds(x: 1, y: 2, width: 3, height: 4).computeBounds(drawable) == Rect(x: 1, y: 2, width: 3, height: 4))
+        #expect(
+            try RawBounds(x: 1, y: 2, width: 3, height: 4).computeBounds(drawable)
+                == Rect(x: 1, y: 2, width: 3, height: 4))
         let moving = try SkinAndAnimationBounds(animation: "move").computeBounds(drawable)
         #expect(abs(moving.x + 40) < 1e-3 && abs(moving.width - 200) < 1e-3)
         #expect(abs(moving.y + 5) < 1e-3 && abs(moving.height - 50) < 1e-3)

@@ -6,6 +6,8 @@ let usage = """
     usage: bonework <command> [options]
       inspect SKELETON [--atlas ATLAS] [--json]   summarize a skeleton file
       trace pose REFERENCE.json --assets DIR      print our pose trace for a reference trace
+      view SKELETON --atlas ATLAS [--skin S] [--animation A] [--headless --out FILE.png]
+                                                  skeleton viewer (keys: arrows, space, PgUp/PgDn, L, B, D, R)
       bench --count N --frames F [options]        time a crowd frame by frame (see bench --help)
       crowd [--count N] [--frames N] [--churn R]  a steered crowd with value-driven animations (see crowd --help)
     """
@@ -24,6 +26,7 @@ do {
     switch command {
     case "inspect": try InspectCommand.run(rest)
     case "trace": try TraceCommand.run(rest)
+    case "view": try ViewCommand.run(rest)
     case "bench": try BenchCommand.run(rest)
     case "crowd": try CrowdCommand.run(rest)
     case "help", "--help", "-h": print(usage)

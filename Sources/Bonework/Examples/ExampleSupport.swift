@@ -123,6 +123,8 @@ public enum ExampleMain {
     ) throws {
         let window = try SkeletonWindow(title: title, view: view)
         window.onFrame = onFrame
-        try window.run()
+        // `--frames N` also limits a windowed run (smoke tests under a virtual display).
+        let frames = (try? ExampleOptions(arguments: Array(CommandLine.arguments.dropFirst())))?.frames
+        try window.run(maxFrames: frames)
     }
 }

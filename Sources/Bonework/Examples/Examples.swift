@@ -171,12 +171,14 @@ public enum Examples {
         let drawable: SkeletonDrawable
         var skinNames: [String]
         var outfit: [String]
-        if let mix = options.example("mix-and-match", atlas: "mix-and-match-pma.atlas", skeleton: "mix-and-match-pro.skel")
+        if let mix = options.example(
+            "mix-and-match", atlas: "mix-and-match-pma.atlas", skeleton: "mix-and-match-pro.skel")
         {
             report.usedExampleExport = true
             drawable = try await SkeletonDrawable.load(mix)
             skinNames = try drawable.skeleton.skinNames.filter { $0.hasPrefix("full-skins/") }
-            outfit = ["skin-base", "nose/short", "eyelids/girly", "eyes/violet", "hair/brown", "clothes/hoodie-orange",
+            outfit = [
+                "skin-base", "nose/short", "eyelids/girly", "eyes/violet", "hair/brown", "clothes/hoodie-orange",
                 "legs/pants-jeans", "accessories/bag", "accessories/hat-red-yellow",
             ]
         } else {
