@@ -15,6 +15,7 @@ let usage = """
       view SKELETON --atlas ATLAS [--skin S] [--animation A] [--headless --out FILE.png]
                                                   skeleton viewer (keys: arrows, space, PgUp/PgDn, L, B, D, R)
       bench --count N --frames F [options]        time a crowd frame by frame (see bench --help)
+      crowd [--count N] [--frames N] [--churn R]  a steered crowd with value-driven animations (see crowd --help)
     """
 
 func fail(_ message: String) -> Never {
@@ -34,6 +35,7 @@ do {
     case "render": try RenderCommand.run(rest)
     case "view": try ViewCommand.run(rest)
     case "bench": try BenchCommand.run(rest)
+    case "crowd": try CrowdCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }
