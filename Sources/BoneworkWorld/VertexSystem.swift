@@ -27,7 +27,8 @@ enum VertexSystem {
                 let written = computeSlot(cols, rig, r, slot: s, into: vertices + used, capacity: capacity)
                 if written <= 0 { continue }
                 list[draws] = VertexDraw(
-                    row: Int32(truncatingIfNeeded: instance), slot: Int32(truncatingIfNeeded: s), attachment: attachment,
+                    row: Int32(truncatingIfNeeded: instance), slot: Int32(truncatingIfNeeded: s),
+                    attachment: attachment,
                     offset: Int32(truncatingIfNeeded: used), count: Int32(truncatingIfNeeded: written))
                 draws &+= 1
                 used &+= written

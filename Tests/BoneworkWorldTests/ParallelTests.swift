@@ -45,11 +45,15 @@ struct ParallelTests {
 
     static let skeletons: [(skeleton: String, atlas: String, skin: String?, animations: [String], count: Int)] = [
         ("spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas", nil, ["walk", "run"], 40),
-        ("celestial-circus/celestial-circus-pro.skel", "celestial-circus/celestial-circus.atlas", nil,
-            ["swing", "wind-idle"], 20),
+        (
+            "celestial-circus/celestial-circus-pro.skel", "celestial-circus/celestial-circus.atlas", nil,
+            ["swing", "wind-idle"], 20
+        ),
         ("tank/tank-pro.skel", "tank/tank.atlas", nil, ["drive"], 8),
-        ("mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match.atlas", "full-skins/girl",
-            ["walk", "dance"], 20),
+        (
+            "mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match.atlas", "full-skins/girl",
+            ["walk", "dance"], 20
+        ),
     ]
 
     nonisolated(unsafe) static var loaded: [SkeletonData]?

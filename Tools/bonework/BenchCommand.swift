@@ -117,7 +117,9 @@ enum BenchCommand {
         let profiler = bench.world.scheduler.profiler
         if o.frames > 0 {
             if let csv = o.csv { try profiler.csv().write(toFile: csv, atomically: true, encoding: .utf8) }
-            if let trace = o.trace { try profiler.chromeTrace().write(toFile: trace, atomically: true, encoding: .utf8) }
+            if let trace = o.trace {
+                try profiler.chromeTrace().write(toFile: trace, atomically: true, encoding: .utf8)
+            }
             if let chart = o.chart { try profiler.writeChart(to: chart) }
         }
         if o.json {
