@@ -7,6 +7,7 @@ import PackageDescription
 let package = Package(
     name: "Bonework",
     products: [
+        .library(name: "Bonework", targets: ["Bonework"]),
         .library(name: "BoneworkFormat", targets: ["BoneworkFormat"]),
         .library(name: "BoneworkImage", targets: ["BoneworkImage"]),
         .library(name: "BoneworkWorld", targets: ["BoneworkWorld"]),
@@ -34,17 +35,33 @@ let package = Package(
             name: "BoneworkRender",
             dependencies: ["BoneworkWorld", "BoneworkFormat", "BoneworkImage", "CGL", "CEGL", "CGLFW"]),
         .target(
+            name: "Bonework",
+            dependencies: ["BoneworkWorld", "BoneworkRender", "BoneworkFormat", "BoneworkImage", "BoneworkAssets"]),
+        .target(
             name: "BoneworkAssets", dependencies: ["BoneworkFormat"],
             resources: [.copy("Resources/DefaultCharacter")]),
         .executableTarget(
             name: "bonework",
-            dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkRender", "BoneworkAssets", "BoneworkImage"],
+            dependencies: [
+                "BoneworkFormat", "Bonework", "BoneworkWorld", "BoneworkRender", "BoneworkAssets", "BoneworkImage",
+            ],
             path: "Tools/bonework"),
+        .executableTarget(name: "SimpleAnimation", dependencies: ["Bonework"], path: "Tools/Examples/SimpleAnimation"),
+        .executableTarget(
+            name: "PlayPauseAnimation", dependencies: ["Bonework"], path: "Tools/Examples/PlayPauseAnimation"),
+        .executableTarget(
+            name: "AnimationStateEvents", dependencies: ["Bonework"], path: "Tools/Examples/AnimationStateEvents"),
+        .executableTarget(name: "DebugRendering", dependencies: ["Bonework"], path: "Tools/Examples/DebugRendering"),
+        .executableTarget(name: "DressUp", dependencies: ["Bonework"], path: "Tools/Examples/DressUp"),
+        .executableTarget(name: "IKFollowing", dependencies: ["Bonework"], path: "Tools/Examples/IKFollowing"),
+        .executableTarget(
+            name: "DisableRendering", dependencies: ["Bonework"], path: "Tools/Examples/DisableRendering"),
         .executableTarget(
             name: "make-default-character", dependencies: ["BoneworkImage"],
             path: "Tools/make-default-character"),
         .executableTarget(
-            name: "BoneworkBenchmarks", dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkAssets"],
+            name: "BoneworkBenchmarks",
+            dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkAssets", "BoneworkRender"],
             path: "Benchmarks/BoneworkBenchmarks"),
         .testTarget(
             name: "BoneworkFormatTests", dependencies: ["BoneworkFormat", "BoneworkAssets"]),
@@ -52,6 +69,7 @@ let package = Package(
             name: "BoneworkWorldTests", dependencies: ["BoneworkWorld", "BoneworkFormat"]),
         .testTarget(
             name: "BoneworkRenderTests", dependencies: ["BoneworkRender", "BoneworkWorld", "BoneworkFormat"]),
+        .testTarget(name: "BoneworkTests", dependencies: ["Bonework"]),
         .testTarget(name: "BoneworkCLITests", dependencies: ["bonework"]),
         .testTarget(
             name: "BoneworkPlatformTests", dependencies: ["BoneworkImage", "CGLFW", "CGL", "CEGL"]),

@@ -1,7 +1,21 @@
 #!/usr/bin/env bash
-# The README's test command: installs missing system packages, then runs the whole test suite.
+# The README's test command: installs missing system packages, builds the tests once, then runs
+# each test target in its own process (the GL tests of different targets each own an EGL context;
+# separate processes keep them apart). Inside a target, tests run in parallel.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/install-system-packages.sh
 swift build --build-tests
-swift test --skip-build "$@"
+targets=(BoneworkFormatTests BoneworkWorldTests BoneworkRenderTests BoneworkTests BoneworkCLITests BoneworkPlatformTests)
+failed=()
+for target in "${targets[@]}"; do
+    echo "== $target"
+    if ! swift test --skip-build --filter "^$target\\." "$@"; then
+        failed+=("$target")
+    fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "failed targets: ${failed[*]}"
+    exit 1
+fi
+echo "all ${#targets[@]} test targets passed"

@@ -1,12 +1,13 @@
 import Foundation
 
-// `swift run -c release BoneworkBenchmarks <load|pose|state|suite|chunking> [options]`: each benchmark
-// lives in its own file.
+// `swift run -c release BoneworkBenchmarks <load|pose|state|render|suite|chunking> [options]`: each
+// benchmark lives in its own file.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) throws -> Void] = [
     "load": LoadBenchmark.run,
     "pose": PoseBenchmark.run,
     "state": StateBenchmark.run,
+    "render": RenderBenchmark.run,
     "suite": SuiteBenchmark.run,
     "chunking": ChunkingBenchmark.run,
 ]
@@ -15,6 +16,7 @@ guard let name = arguments.first, let run = benchmarks[name] else {
     print("  load [EXAMPLES_DIR] [--repeats N]")
     print(PoseBenchmark.usage)
     print("  state [--instances N] [--frames F] [--skeleton FILE] [--atlas FILE] [--setup 1-4] [--wall]")
+    print(RenderBenchmark.usage)
     print(SuiteBenchmark.usage)
     print(ChunkingBenchmark.usage)
     exit(2)

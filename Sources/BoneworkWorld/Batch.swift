@@ -43,6 +43,9 @@ public final class Batch {
 
     /// Events raised since the last `clearEvents()` (the scheduler clears them each frame).
     var events: EventBuffer
+    /// Per slot: its row among the colour rows, -1 = the setup colour. Starts as the rig's
+    /// (slots colour timelines key); `ensureColorRow` adds slots application code colours.
+    private let colorRowOfSlot: UnsafeMutablePointer<Int32>
 
     /// Animation states of the rows (tracks, entries, mixing, events); see `AnimationState/`.
     public internal(set) var animationStates: AnimationStateStore
@@ -78,6 +81,8 @@ public final class Batch {
         drawOrders = ColumnTable(fields: 1, perInstance: t.slotCount, layout: flat, capacity: cap, fill: 0)
         deforms = ColumnTable(fields: 1, perInstance: rig.deformFloats, layout: flat, capacity: cap, fill: 0)
         events = EventBuffer(capacity: 256)
+        colorRowOfSlot = .allocate(capacity: max(1, t.slotCount))
+        colorRowOfSlot.initialize(from: t.slotColorRow, count: t.slotCount)
         animationStates = Self.makeAnimationStates(rig, capacity: cap)
         animationStates.batch = self
     }
@@ -103,6 +108,7 @@ public final class Batch {
         drawOrders.free()
         deforms.free()
         events.free()
+        colorRowOfSlot.deallocate()
     }
 
     /// Calls `body` with the storage of every column table, as bytes (tests compare batches bit
@@ -139,7 +145,7 @@ public final class Batch {
         return BatchColumns(
             layout: layout, boneCount: t.boneCount, slotCount: t.slotCount, ikCount: t.ikCount,
             transformCount: t.transformCount, pathCount: t.pathCount, physicsCount: t.physicsCount,
-            colorSlots: t.colorSlots, darkSlots: t.darkSlots, sequenceSlots: t.sequenceSlots,
+            colorSlots: colorFloats.perInstance, colorRowOfSlot: colorRowOfSlot, darkSlots: t.darkSlots, sequenceSlots: t.sequenceSlots,
             deformSlots: t.deformSlots, inheritBones: t.inheritBones, deformFloats: rig.deformFloats,
             x: boneFloats.field(0), y: boneFloats.field(1), rotation: boneFloats.field(2),
             scaleX: boneFloats.field(3), scaleY: boneFloats.field(4), shearX: boneFloats.field(5),
@@ -255,6 +261,30 @@ public final class Batch {
     }
 
     // MARK: - Skeleton operations (outside frames)
+
+    /// Gives slot `s` a colour row in every instance (holding its current, setup colour), so
+    /// that its colour can change per instance.
+    func ensureColorRow(slot s: Int) {
+        guard s >= 0, s < rig.tables.slotCount, colorRowOfSlot[s] < 0 else { return }
+        let old = colorFloats
+        let rows = old.perInstance + 1
+        let fresh = ColumnTable<Float>(fields: 4, perInstance: rows, layout: layout, capacity: capacity, fill: 0)
+        let stride = layout.stride
+        let setup = rig.tables.slotColor + s * 4
+        for i in 0..<count {
+            let from = layout.base(i, perInstance: old.perInstance)
+            let to = layout.base(i, perInstance: rows)
+            for f in 0..<4 {
+                let source = old.field(f)
+                let target = fresh.field(f)
+                for k in 0..<old.perInstance { target[to + k * stride] = source[from + k * stride] }
+                target[to + old.perInstance * stride] = setup[f]
+            }
+        }
+        old.free()
+        colorFloats = fresh
+        colorRowOfSlot[s] = Int32(old.perInstance)
+    }
 
     /// Changes the skin of a row, as the reference's setSkin does: attachments shown from the old
     /// skin are replaced by the new skin's attachment of the same name (or, coming from no skin,

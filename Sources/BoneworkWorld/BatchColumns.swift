@@ -20,6 +20,8 @@ struct BatchColumns {
     var pathCount: Int
     var physicsCount: Int
     var colorSlots: Int
+    /// Per slot: its colour row, -1 = the setup colour (the batch's; see `Batch.ensureColorRow`).
+    var colorRowOfSlot: UnsafePointer<Int32>
     var darkSlots: Int
     var sequenceSlots: Int
     var deformSlots: Int

@@ -113,6 +113,39 @@ struct PathScratch {
     }
 }
 
+/// One scratch buffer per thread for path solves, kept for the thread's lifetime and grown (once)
+/// when a skeleton needs more: after the first frame, posing allocates nothing.
+enum PathScratchBuffer {
+    /// Buffer layout: capacity in floats (an `Int`), then the floats.
+    private static let header = MemoryLayout<Int>.stride
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { buffer in free(buffer) }
+        return key
+    }()
+
+    /// At least `count` floats that only the calling thread uses.
+    @inline(__always)
+    static func floats(_ count: Int) -> UnsafeMutablePointer<Float> {
+        if let buffer = pthread_getspecific(key), buffer.load(as: Int.self) >= count {
+            return (buffer + header).assumingMemoryBound(to: Float.self)
+        }
+        return grow(count)
+    }
+
+    private static func grow(_ count: Int) -> UnsafeMutablePointer<Float> {
+        let capacity = max(count, 1024)
+        guard let buffer = malloc(header + capacity * MemoryLayout<Float>.stride) else {
+            fatalError("out of memory for path scratch (\(capacity) floats)")
+        }
+        buffer.storeBytes(of: capacity, as: Int.self)
+        free(pthread_getspecific(key))
+        pthread_setspecific(key, buffer)
+        return (buffer + header).assumingMemoryBound(to: Float.self)
+    }
+}
+
 /// Path constraints: place and rotate a chain of bones along the path attachment shown in the
 /// target slot. Spacing (length, fixed, percent, proportional), position (fixed, percent) and
 /// rotation (tangent, chain, chain scale) follow the reference, as do closed and
@@ -123,14 +156,13 @@ enum PathConstraintSolver {
     private static let before = -2
     private static let after = -3
 
-    /// Runs `body` with scratch memory for path solves of `rig` (stack memory when it is small;
-    /// one buffer for a whole run over instances, never one per solve).
+    /// Runs `body` with scratch memory for path solves of `rig`: the calling thread's own buffer
+    /// (`PathScratchBuffer`), so concurrent runs over different chunks never share it and a
+    /// steady frame allocates nothing.
     @inline(__always)
     static func withScratch<R>(_ rig: RigTables, _ body: (UnsafeMutablePointer<Float>?) throws -> R) rethrows -> R {
         if rig.pathCount == 0 { return try body(nil) }
-        return try withUnsafeTemporaryAllocation(of: Float.self, capacity: max(1, rig.paths.scratchFloats)) {
-            try body($0.baseAddress)
-        }
+        return try body(PathScratchBuffer.floats(rig.paths.scratchFloats))
     }
 
     /// Solves path constraint `k` of one instance with `scratch` (`rig.paths.scratchFloats`

@@ -20,7 +20,7 @@ enum SetupPose {
             cols.attachment[i] = -1
             cols.attachmentState[i] = 0
         }
-        for k in 0..<rig.colorSlots {
+        for k in 0..<cols.colorSlots {
             let i = r.color(k)
             cols.colorR[i] = 1
             cols.colorG[i] = 1

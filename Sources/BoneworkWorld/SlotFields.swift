@@ -1,6 +1,7 @@
 /// Slot fields with compact rows: colours, dark colours, sequence frames and deform lengths are
-/// stored per instance only for the slots timelines change (`RigTables.slotColorRow` ...). A slot
-/// without a row always has its setup value. These read a field whatever its storage.
+/// stored per instance only for the slots timelines change (`RigTables.slotColorRow` ...; colours
+/// also for slots application code coloured, `Batch.ensureColorRow`). A slot without a row
+/// always has its setup value. These read a field whatever its storage.
 extension BatchColumns {
     /// The row of bone `k`'s inherit mode, -1 when it never leaves the setup mode.
     @inline(__always)
@@ -19,7 +20,7 @@ extension BatchColumns {
     /// The row of slot `s`'s colour, -1 when the colour never leaves its setup value.
     @inline(__always)
     func colorRow(_ rig: RigTables, _ r: InstanceRows, slot s: Int) -> Int {
-        let k = Int(rig.slotColorRow[s])
+        let k = Int(colorRowOfSlot[s])
         return k < 0 ? -1 : r.color(k)
     }
 

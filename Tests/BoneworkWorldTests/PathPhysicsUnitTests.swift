@@ -145,6 +145,60 @@ struct PathPhysicsUnitTests {
         #expect(try Self.velocities(world, e).allSatisfy { $0 == 0 })
     }
 
+    nonisolated(unsafe) static var sink: [Int] = []
+    nonisolated(unsafe) static var otherThreadScratch: UInt = 0
+
+    @Test("frames with path and physics constraints allocate nothing")
+    func framesDoNotAllocate() throws {
+        let world = World(trackCount: 1)
+        for (skeleton, atlas, skin) in [
+            ("tank/tank-pro.skel", "tank/tank.atlas", nil), ("vine/vine-pro.json", "vine/vine.atlas", nil),
+            ("mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match.atlas", "full-skins/girl"),
+            ("celestial-circus/celestial-circus-pro.skel", "celestial-circus/celestial-circus.atlas", nil),
+            ("snowglobe/snowglobe-pro.skel", "snowglobe/snowglobe.atlas", nil),
+        ] as [(String, String, String?)] {
+            let a = try AtlasReader.read(file: PoseGoldens.assets.appendingPathComponent(atlas).path)
+            let data = try SkeletonLoader.load(file: PoseGoldens.assets.appendingPathComponent(skeleton).path, atlas: a)
+            #expect(!data.pathConstraints.isEmpty || !data.physicsConstraints.isEmpty)
+            for i in 0..<12 {
+                let e = try world.spawn(data, skin: skin)
+                try world.setAnimation(e, data.animations[i % data.animations.count].name, loop: true)
+            }
+        }
+        for _ in 0..<5 { world.update(1 / 60) }
+        let probe = try MallocProbe.isolatedAllocationDelta {
+            for n in 0..<50 { Self.sink = [Int](repeating: n, count: 8) }
+        }
+        #expect(probe > 0)
+        let delta = try MallocProbe.isolatedAllocationDelta {
+            for _ in 0..<100 { world.update(1 / 60) }
+        }
+        #expect(delta == 0, "bytes in use changed over 100 frames: \(delta)")
+    }
+
+    @Test("path scratch is one buffer per thread, reused across frames")
+    func scratchPerThread() throws {
+        let first = UInt(bitPattern: PathScratchBuffer.floats(3000))
+        #expect(UInt(bitPattern: PathScratchBuffer.floats(10)) == first)
+        #expect(UInt(bitPattern: PathScratchBuffer.floats(3000)) == first)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            Self.otherThreadScratch = UInt(bitPattern: PathScratchBuffer.floats(3000))
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        #expect(Self.otherThreadScratch != first && Self.otherThreadScratch != 0)
+        // A world with a large path (tank: 36 bones, 66 vertices) poses from the same buffer.
+        let atlas = try AtlasReader.read(file: PoseGoldens.assets.appendingPathComponent("tank/tank.atlas").path)
+        let data = try SkeletonLoader.load(
+            file: PoseGoldens.assets.appendingPathComponent("tank/tank-pro.skel").path, atlas: atlas)
+        let rig = CompiledSkeleton(data)
+        #expect(rig.tables.paths.scratchFloats > 256)
+        let used = PathConstraintSolver.withScratch(rig.tables) { $0.map { UInt(bitPattern: $0) } }
+        #expect(used == first)
+    }
+
     /// A path constraint over two bones whose path attachment's curve lengths are missing.
     static func brokenPath() throws -> SkeletonData {
         var b = SkeletonDataBuilder(file: "broken-path")

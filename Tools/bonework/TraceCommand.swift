@@ -11,8 +11,11 @@ enum TraceCommand {
     }
 
     static func run(_ args: [String]) throws {
+        if args.first == "scenario" { return try TraceScenarioCommand.run(Array(args.dropFirst())) }
         guard args.first == "pose", args.count >= 2 else {
-            throw Failure(description: "usage: bonework trace pose REFERENCE.json --assets DIR [--out FILE]")
+            throw Failure(
+                description: "usage: bonework trace pose REFERENCE.json --assets DIR [--out FILE]\n"
+                    + "       bonework trace scenario SCENARIO.json --assets DIR")
         }
         let reference = args[1]
         var assets = "."

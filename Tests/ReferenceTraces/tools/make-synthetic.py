@@ -121,7 +121,7 @@ def path_skeleton():
             keys["spacing"] = [{"time": 0.2, "value": sp}, {"time": 1.1, "value": sp * 1.6, "curve": [0.25, sp * 1.2, 0.75, sp * 1.7]}, {"time": 1.9, "value": sp * 0.5}]
         else:
             keys["spacing"] = [{"time": 0.2, "value": sp}, {"time": 1.1, "value": sp * 2 + 5}, {"time": 1.9, "value": -8}]
-        # Keys give mixX == mixY: spine-cpp 4.2 reads a path mix key's Y value for X as well
+        # Keys give mixX == mixY: one reference edition reads a path mix key's Y value for X as well
         # (see Tests/ReferenceTraces/README.md), other runtimes and Bonework keep them apart.
         keys["mix"] = [{"time": 0.3, "mixRotate": mixes[0], "mixX": mixes[1], "mixY": mixes[1],
                         "curve": [0.2, mixes[0], 0.6, 0.5, 0.3, mixes[1], 0.7, 0.3, 0.3, mixes[1], 0.7, 0.3]},

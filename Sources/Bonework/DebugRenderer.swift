@@ -1,0 +1,109 @@
+import BoneworkFormat
+import BoneworkRender
+import BoneworkWorld
+
+/// Draws a skeleton's structure as an overlay (use it in `onAfterPaint`): bones, bounding boxes,
+/// paths, clipping polygons and mesh hulls. Shapes come from the current world transforms
+/// (bounding boxes, paths and clipping polygons without deform).
+public struct DebugRenderer {
+    public var drawBones = true
+    public var drawBoundingBoxes = true
+    public var drawPaths = true
+    public var drawClipping = true
+    public var drawMeshHulls = true
+    public var boneColor = Color(0.9, 0.3, 0.2, 1)
+    public var boneOriginColor = Color(0.2, 0.9, 0.3, 1)
+    public var boundingBoxColor = Color(0, 0.8, 0.8, 1)
+    public var pathColor = Color(1, 0.5, 0, 1)
+    public var clippingColor = Color(0.8, 0.2, 0.8, 1)
+    public var hullColor = Color(0.3, 0.5, 1, 1)
+
+    public init() {}
+
+    /// What the last `draw` drew, per kind.
+    public struct Counts: Sendable, Equatable {
+        public var bones = 0
+        public var boundingBoxes = 0
+        public var paths = 0
+        public var clippingPolygons = 0
+        public var meshHulls = 0
+    }
+
+    @discardableResult
+    public func draw(_ drawable: SkeletonDrawable, on canvas: SkeletonCanvas) throws -> Counts {
+        var counts = Counts()
+        let data = drawable.skeletonData
+        let world = drawable.world
+        let entity = drawable.entity
+        var transforms: [BoneWorldTransform] = []
+        for b in 0..<data.bones.count {
+            let w = try world.boneWorld(entity, bone: b)
+            transforms.append(
+                BoneWorldTransform(a: w.a, b: w.b, c: w.c, d: w.d, worldX: w.worldX, worldY: w.worldY))
+        }
+        for s in 0..<data.slots.count {
+            let index = try world.slotAttachment(entity, slot: s)
+            guard index >= 0 else { continue }
+            let attachment = data.attachments[Int(index)]
+            let wanted: Bool
+            let color: Color
+            switch attachment.kind {
+            case .boundingBox: (wanted, color) = (drawBoundingBoxes, boundingBoxColor)
+            case .path: (wanted, color) = (drawPaths, pathColor)
+            case .clipping: (wanted, color) = (drawClipping, clippingColor)
+            case .mesh: (wanted, color) = (drawMeshHulls, hullColor)
+            default: (wanted, color) = (false, .white)
+            }
+            guard wanted, attachment.worldVerticesLength >= 4 else { continue }
+            var output = [Float](repeating: 0, count: Int(attachment.worldVerticesLength))
+            if attachment.kind == .mesh {
+                let pose = try world.pose(entity)
+                guard s < pose.vertices.count, let v = pose.vertices[s] else { continue }
+                output = v
+            } else {
+                output.withUnsafeMutableBufferPointer { out in
+                    VertexAttachmentMath.computeWorldVertices(
+                        attachment, slotBone: Int(data.slots[s].bone),
+                        deform: UnsafeBufferPointer(start: nil, count: 0),
+                        bone: { $0 >= 0 && $0 < transforms.count ? transforms[$0] : .identity }, into: out)
+                }
+            }
+            var points: [Point] = []
+            var k = 0
+            let limit = attachment.kind == .mesh ? min(output.count, Int(attachment.hullLength)) : output.count
+            while k + 1 < limit {
+                points.append(Point(x: output[k], y: output[k + 1]))
+                k += 2
+            }
+            switch attachment.kind {
+            case .path:
+                for j in 0..<max(0, points.count - 1) { canvas.line(points[j], points[j + 1], color: color) }
+                counts.paths += 1
+            case .boundingBox:
+                canvas.polygon(points, color: color)
+                counts.boundingBoxes += 1
+            case .clipping:
+                canvas.polygon(points, color: color)
+                counts.clippingPolygons += 1
+            default:
+                canvas.polygon(points, width: canvas.pixel, color: color)
+                counts.meshHulls += 1
+            }
+        }
+        if drawBones {
+            for (b, bone) in data.bones.enumerated() {
+                let t = transforms[b]
+                let origin = Point(x: t.worldX, y: t.worldY)
+                let length = bone.length > 0 ? bone.length : 0
+                if length > 0 {
+                    canvas.line(
+                        origin, Point(x: t.worldX + t.a * length, y: t.worldY + t.c * length), width: canvas.pixel * 3,
+                        color: boneColor)
+                }
+                canvas.dot(origin, size: 5, color: boneOriginColor)
+                counts.bones += 1
+            }
+        }
+        return counts
+    }
+}

@@ -1,0 +1,248 @@
+import BoneworkFormat
+import BoneworkWorld
+import Foundation
+
+/// A point or vector in skeleton or view coordinates.
+public struct Point: Sendable, Equatable {
+    public var x: Float
+    public var y: Float
+    public init(x: Float, y: Float) {
+        self.x = x
+        self.y = y
+    }
+}
+
+public struct Size: Sendable, Equatable {
+    public var width: Float
+    public var height: Float
+    public init(width: Float, height: Float) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// An axis-aligned rectangle; `(x, y)` is its minimum corner.
+public struct Rect: Sendable, Equatable {
+    public var x: Float
+    public var y: Float
+    public var width: Float
+    public var height: Float
+    public init(x: Float, y: Float, width: Float, height: Float) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+    public var maxX: Float { x + width }
+    public var maxY: Float { y + height }
+}
+
+/// The skeleton of a drawable: a light handle (copy freely) over its entity.
+public struct Skeleton {
+    let drawable: SkeletonDrawable
+    var world: World { drawable.world }
+    var entity: Entity { drawable.entity }
+
+    public var data: SkeletonData { drawable.skeletonData }
+
+    public func findBone(_ name: String) throws -> Bone {
+        guard let index = data.findBone(name) else { throw BoneworkError.unknownBone(name) }
+        return Bone(skeleton: self, index: Int(index))
+    }
+
+    public func findSlot(_ name: String) throws -> Slot {
+        guard let index = data.findSlot(name) else { throw BoneworkError.unknownSlot(name) }
+        return Slot(skeleton: self, index: Int(index))
+    }
+
+    public var bones: [Bone] { (0..<data.bones.count).map { Bone(skeleton: self, index: $0) } }
+    public var slots: [Slot] { (0..<data.slots.count).map { Slot(skeleton: self, index: $0) } }
+    public var rootBone: Bone { Bone(skeleton: self, index: 0) }
+
+    /// The names of the skeleton's skins (data skins, not custom ones).
+    public var skinNames: [String] { data.skins.map(\.name) }
+    public func findSkin(_ name: String) -> Skin? { try? Skin(copying: name, of: data) }
+
+    /// Wears a skin of the skeleton data by name (nil: none).
+    public func setSkin(_ name: String?) throws {
+        try drawable.checkAlive()
+        if let name, data.findSkin(name) == nil { throw BoneworkError.unknownSkin(name) }
+        drawable.customSkin = nil
+        try world.setSkin(entity, name)
+    }
+
+    /// Wears a custom skin (for example several skins added together). The engine runs with the
+    /// first skin added (its bones and constraints); attachments come from the custom skin.
+    public func setSkin(_ skin: Skin) throws {
+        try drawable.checkAlive()
+        guard skin.skeletonData === data else {
+            throw BoneworkError.invalidArgument("skin '\(skin.name)' belongs to another skeleton")
+        }
+        try world.setSkin(entity, skin.parts.first.map { data.skins[Int($0)].name })
+        drawable.customSkin = skin
+        try drawable.applyCustomSkin()
+    }
+
+    /// The data skin's name, or the custom skin's.
+    public var skinName: String? {
+        get throws {
+            if let custom = drawable.customSkin { return custom.name }
+            return try world.skinIndex(entity).map { data.skins[Int($0)].name }
+        }
+    }
+
+    public func setToSetupPose() throws { try world.setToSetupPose(entity) }
+    /// Slots (attachments, colours, draw order) back to the setup pose; bones keep their pose.
+    public func setSlotsToSetupPose() throws {
+        try drawable.checkAlive()
+        var locals: [BoneLocalPose] = []
+        for b in 0..<data.bones.count { locals.append(try world.boneLocal(entity, bone: b)) }
+        try world.setToSetupPose(entity)
+        for (b, pose) in locals.enumerated() { try world.setBoneLocal(entity, bone: b, pose) }
+        try drawable.applyCustomSkin()
+    }
+
+    /// World transforms (and vertices) from the current local pose.
+    public func updateWorldTransform() throws { try drawable.updateWorldTransforms() }
+
+    /// The skeleton's position (added to the root bone's world position).
+    public var position: Point {
+        get throws {
+            let t = try world.skeletonTransform(entity)
+            return Point(x: t.x, y: t.y)
+        }
+    }
+    public func setPosition(_ p: Point) throws {
+        let t = try world.skeletonTransform(entity)
+        try world.setSkeletonTransform(entity, x: p.x, y: p.y, scaleX: t.scaleX, scaleY: t.scaleY)
+    }
+    public func setScale(x: Float, y: Float) throws {
+        let t = try world.skeletonTransform(entity)
+        try world.setSkeletonTransform(entity, x: t.x, y: t.y, scaleX: x, scaleY: y)
+    }
+
+    /// The bounding box of the current pose's region and mesh attachments (empty rect when none).
+    public func bounds() throws -> Rect {
+        try drawable.checkAlive()
+        return Bounds.of(try world.pose(entity), data: data)
+    }
+}
+
+/// One bone of a skeleton.
+public struct Bone {
+    public let skeleton: Skeleton
+    public let index: Int
+    var world: World { skeleton.world }
+    var entity: Entity { skeleton.entity }
+
+    public var data: BoneData { skeleton.data.bones[index] }
+    public var name: String { data.name }
+    public var parent: Bone? { data.parent >= 0 ? Bone(skeleton: skeleton, index: Int(data.parent)) : nil }
+
+    public var local: BoneLocalPose { get throws { try world.boneLocal(entity, bone: index) } }
+    public func setLocal(_ pose: BoneLocalPose) throws { try world.setBoneLocal(entity, bone: index, pose) }
+
+    /// Local position (x, y).
+    public var position: Point {
+        get throws {
+            let l = try local
+            return Point(x: l.x, y: l.y)
+        }
+    }
+    public func setPosition(_ p: Point) throws {
+        var l = try local
+        l.x = p.x
+        l.y = p.y
+        try setLocal(l)
+    }
+    public func setRotation(_ degrees: Float) throws {
+        var l = try local
+        l.rotation = degrees
+        try setLocal(l)
+    }
+
+    public var worldTransform: BoneWorldPose { get throws { try world.boneWorld(entity, bone: index) } }
+    public func setWorldTransform(_ pose: BoneWorldPose) throws { try world.setBoneWorld(entity, bone: index, pose) }
+    public var worldPosition: Point {
+        get throws {
+            let w = try worldTransform
+            return Point(x: w.worldX, y: w.worldY)
+        }
+    }
+    /// The world rotation of the bone's x axis, in degrees.
+    public var worldRotationX: Float {
+        get throws {
+            let w = try worldTransform
+            return atan2f(w.c, w.a) * 180 / .pi
+        }
+    }
+
+    /// A world point in this bone's local coordinates.
+    public func worldToLocal(_ p: Point) throws -> Point { Self.inverse(try worldTransform, p) }
+    public func localToWorld(_ p: Point) throws -> Point {
+        let w = try worldTransform
+        return Point(x: w.a * p.x + w.b * p.y + w.worldX, y: w.c * p.x + w.d * p.y + w.worldY)
+    }
+    /// A world point in the coordinates of this bone's parent (where its local x, y live); the
+    /// skeleton's own frame for the root.
+    public func worldToParent(_ p: Point) throws -> Point {
+        if let parent { return try parent.worldToLocal(p) }
+        let t = try world.skeletonTransform(entity)
+        return Point(
+            x: t.scaleX != 0 ? (p.x - t.x) / t.scaleX : 0, y: t.scaleY != 0 ? (p.y - t.y) / t.scaleY : 0)
+    }
+
+    static func inverse(_ w: BoneWorldPose, _ p: Point) -> Point {
+        let det = w.a * w.d - w.b * w.c
+        guard det != 0, det.isFinite else { return Point(x: 0, y: 0) }
+        let x = p.x - w.worldX
+        let y = p.y - w.worldY
+        return Point(x: (x * w.d - y * w.b) / det, y: (y * w.a - x * w.c) / det)
+    }
+}
+
+/// One slot of a skeleton.
+public struct Slot {
+    public let skeleton: Skeleton
+    public let index: Int
+    public var data: SlotData { skeleton.data.slots[index] }
+    public var name: String { data.name }
+    public var bone: Bone { Bone(skeleton: skeleton, index: Int(data.bone)) }
+
+    public var color: Color { get throws { try skeleton.world.slotColor(skeleton.entity, slot: index) } }
+    public func setColor(_ color: Color) throws { try skeleton.world.setSlotColor(skeleton.entity, slot: index, color) }
+
+    /// Shows the attachment stored under `name` for this slot (custom skin, then the current
+    /// skin, then the default skin); nil empties the slot.
+    public func setAttachment(_ name: String?) throws {
+        let world = skeleton.world
+        let entity = skeleton.entity
+        guard let name else {
+            try world.setSlotAttachment(entity, slot: index, -1)
+            return
+        }
+        let data = skeleton.data
+        guard let id = data.attachmentNameID(name) else {
+            throw BoneworkError.invalidArgument("no attachment '\(name)'")
+        }
+        var found = skeleton.drawable.customSkin?.attachment(slot: Int32(index), nameID: id)
+        if found == nil, let s = try world.skinIndex(entity) {
+            found = data.attachment(skin: s, slot: Int32(index), name: id)
+        }
+        if found == nil, data.defaultSkin >= 0 {
+            found = data.attachment(skin: data.defaultSkin, slot: Int32(index), name: id)
+        }
+        guard let attachment = found else {
+            throw BoneworkError.invalidArgument("slot '\(self.name)' has no attachment '\(name)' in its skins")
+        }
+        try world.setSlotAttachment(entity, slot: index, attachment)
+    }
+
+    /// The slot's attachment (nil when none).
+    public var attachment: AttachmentData? {
+        get throws {
+            let a = try skeleton.world.slotAttachment(skeleton.entity, slot: index)
+            return a >= 0 ? skeleton.data.attachments[Int(a)] : nil
+        }
+    }
+}

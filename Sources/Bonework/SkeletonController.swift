@@ -1,0 +1,117 @@
+import BoneworkFormat
+import BoneworkRender
+import BoneworkWorld
+
+/// Controls the skeleton a view shows: callbacks at fixed points of each frame, play/pause, and
+/// access to the atlas, skeleton data, skeleton and animation state.
+///
+/// Order: `onInitialized` once when the skeleton has loaded; then every frame while playing:
+/// (animation state updated and applied) `onBeforeUpdateWorldTransforms`, (world transforms)
+/// `onAfterUpdateWorldTransforms`; then every drawn frame: `onBeforePaint` (shapes drawn under
+/// the skeleton), (skeleton drawn) `onAfterPaint` (shapes drawn over it).
+public final class SkeletonController {
+    public typealias Callback = (SkeletonController) throws -> Void
+    public typealias PaintCallback = (SkeletonController, SkeletonCanvas) throws -> Void
+
+    public var onInitialized: Callback?
+    public var onBeforeUpdateWorldTransforms: Callback?
+    public var onAfterUpdateWorldTransforms: Callback?
+    public var onBeforePaint: PaintCallback?
+    public var onAfterPaint: PaintCallback?
+    /// Whether the drawable is disposed when the controller goes away.
+    public let disposeDrawableOnDeInit: Bool
+
+    public private(set) var drawable: SkeletonDrawable?
+    /// The layout of the last drawn frame (view pixels <-> skeleton coordinates).
+    public internal(set) var layout: Layout?
+    public private(set) var isPlaying = true
+
+    public init(
+        onInitialized: Callback? = nil, onBeforeUpdateWorldTransforms: Callback? = nil,
+        onAfterUpdateWorldTransforms: Callback? = nil, onBeforePaint: PaintCallback? = nil,
+        onAfterPaint: PaintCallback? = nil, disposeDrawableOnDeInit: Bool = true
+    ) {
+        self.onInitialized = onInitialized
+        self.onBeforeUpdateWorldTransforms = onBeforeUpdateWorldTransforms
+        self.onAfterUpdateWorldTransforms = onAfterUpdateWorldTransforms
+        self.onBeforePaint = onBeforePaint
+        self.onAfterPaint = onAfterPaint
+        self.disposeDrawableOnDeInit = disposeDrawableOnDeInit
+    }
+
+    deinit {
+        if disposeDrawableOnDeInit { drawable?.dispose() }
+    }
+
+    /// Stops updating the skeleton (the last pose is still drawn).
+    public func pause() { isPlaying = false }
+    public func resume() { isPlaying = true }
+
+    /// The drawable; throws `BoneworkError.notLoaded` before loading finished.
+    public func loaded() throws -> SkeletonDrawable {
+        guard let drawable else { throw BoneworkError.notLoaded }
+        return drawable
+    }
+
+    public var atlas: Atlas { get throws { try loaded().atlas } }
+    public var skeletonData: SkeletonData { get throws { try loaded().skeletonData } }
+    public var skeleton: Skeleton { get throws { try loaded().skeleton } }
+    public var animationState: AnimationState { get throws { try loaded().animationState } }
+    public var animationStateData: AnimationStateData { get throws { try loaded().animationStateData } }
+
+    /// A view point (pixels, y down, relative to the view) in skeleton coordinates; nil before the
+    /// first frame is laid out.
+    public func toSkeletonCoordinates(_ p: Point) -> Point? { layout?.toSkeletonCoordinates(p) }
+    public func fromSkeletonCoordinates(_ p: Point) -> Point? { layout?.fromSkeletonCoordinates(p) }
+
+    /// Takes a loaded drawable and calls `onInitialized`.
+    public func initialize(_ drawable: SkeletonDrawable) throws {
+        self.drawable = drawable
+        try onInitialized?(self)
+    }
+
+    /// One frame's update: advance, apply, world transforms, with the two update callbacks.
+    /// Does nothing while paused.
+    public func update(delta: Float) throws {
+        guard isPlaying else { return }
+        let drawable = try loaded()
+        try drawable.update(
+            delta: delta, beforeWorldTransforms: { try self.onBeforeUpdateWorldTransforms?(self) },
+            afterWorldTransforms: { try self.onAfterUpdateWorldTransforms?(self) })
+    }
+}
+
+/// Draws shapes in skeleton coordinates during `onBeforePaint` / `onAfterPaint`.
+public struct SkeletonCanvas {
+    let renderer: SkeletonRenderer
+    public let layout: Layout
+
+    /// Skeleton units per view pixel (for shapes of a fixed on-screen size).
+    public var pixel: Float { 1 / max(layout.scaleX, 1e-6) }
+
+    public func line(_ a: Point, _ b: Point, width: Float? = nil, color: Color) {
+        renderer.line(a, b, width: width ?? pixel * 2, color: color)
+    }
+    public func fill(_ polygon: [Point], color: Color) { renderer.fill(polygon, color: color) }
+    /// A closed outline.
+    public func polygon(_ points: [Point], width: Float? = nil, color: Color) {
+        guard points.count >= 2 else { return }
+        for k in 0..<points.count { line(points[k], points[(k + 1) % points.count], width: width, color: color) }
+    }
+    public func rect(_ r: Rect, width: Float? = nil, color: Color) {
+        polygon(
+            [
+                Point(x: r.x, y: r.y), Point(x: r.maxX, y: r.y), Point(x: r.maxX, y: r.maxY),
+                Point(x: r.x, y: r.maxY),
+            ], width: width, color: color)
+    }
+    /// A filled square of `size` pixels centred on `p`.
+    public func dot(_ p: Point, size: Float = 6, color: Color) {
+        let h = size * pixel / 2
+        fill(
+            [
+                Point(x: p.x - h, y: p.y - h), Point(x: p.x + h, y: p.y - h), Point(x: p.x + h, y: p.y + h),
+                Point(x: p.x - h, y: p.y + h),
+            ], color: color)
+    }
+}

@@ -1,0 +1,48 @@
+import CGL
+
+/// The OpenGL context GL objects were made in: kept alive by them and made current again before
+/// they are deleted, so that a deinit never deletes names in another context.
+public enum GLContext {
+    case headless(HeadlessGLContext)
+    case window(GLFWWindowContext)
+
+    /// Makes the context current on this thread; false when that failed.
+    @discardableResult
+    public func makeCurrent() -> Bool {
+        switch self {
+        case .headless(let context):
+            if context.isCurrent { return true }
+            do { try context.makeCurrent() } catch { return false }
+            return true
+        case .window(let window):
+            if !window.isCurrent { window.makeCurrent() }
+            return true
+        }
+    }
+
+    /// The driver's renderer and version strings, e.g. "llvmpipe (LLVM 15.0.6, 256 bits) / 4.5 (Core Profile) Mesa".
+    public var rendererDescription: String {
+        makeCurrent()
+        func string(_ name: Int32) -> String {
+            guard let raw = glGetString(GLenum(name)) else { return "?" }
+            return String(cString: UnsafeRawPointer(raw).assumingMemoryBound(to: CChar.self))
+        }
+        return "\(string(GL_RENDERER)) / \(string(GL_VERSION))"
+    }
+}
+
+/// Small helpers over the C API's integer types.
+enum GL {
+    @inline(__always) static func e(_ value: Int32) -> GLenum { GLenum(value) }
+
+    /// Drains the GL error queue; returns the first error code (0 when none).
+    static func firstError() -> GLenum {
+        var first: GLenum = 0
+        for _ in 0..<16 {
+            let code = glGetError()
+            if code == GLenum(GL_NO_ERROR) { break }
+            if first == 0 { first = code }
+        }
+        return first
+    }
+}

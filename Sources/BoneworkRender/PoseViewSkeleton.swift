@@ -1,0 +1,34 @@
+import BoneworkFormat
+import BoneworkWorld
+
+/// The engine's own instances draw straight from their batch's columns: `FrameBuilder` and
+/// `InstancedGeometry` are generic over `PosedSkeleton`, so with a `PoseView` every per-slot read
+/// is a direct, inlined column load (no copy, no name lookup, no existential call).
+extension PoseView: PosedSkeleton {
+    @inline(__always) public var drawOrderCount: Int { slotCount }
+
+    @inline(__always)
+    public func slotColor(_ slot: Int) -> Color {
+        let c = color(slot: slot)
+        return Color(c.r, c.g, c.b, c.a)
+    }
+
+    @inline(__always)
+    public func slotDarkColor(_ slot: Int) -> Color {
+        let c = darkColor(slot: slot)
+        return Color(c.r, c.g, c.b, 1)
+    }
+
+    @inline(__always)
+    public func boneWorld(_ bone: Int) -> BoneWorldTransform {
+        let t = boneTransform(bone)
+        return BoneWorldTransform(a: t.a, b: t.b, c: t.c, d: t.d, worldX: t.worldX, worldY: t.worldY)
+    }
+
+    /// World positions of a mesh or clipping attachment, from the bones and the slot's deform.
+    @inline(__always)
+    public func computeWorldVertices(slot: Int, attachment: Int, into output: UnsafeMutableBufferPointer<Float>) {
+        guard slot >= 0 && slot < slotCount else { return }
+        computeVertexAttachment(slot: slot, attachment: attachment, into: output)
+    }
+}

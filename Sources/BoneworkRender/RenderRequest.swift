@@ -1,0 +1,234 @@
+import BoneworkFormat
+import BoneworkImage
+import BoneworkWorld
+import Foundation
+
+/// A render request (`spine-render-request-1`): a skeleton, a pose reached by playing an
+/// animation for some steps, and a camera. Paths are relative to `baseDirectory`.
+public struct RenderRequest: Sendable, Equatable {
+    public var skeleton: String
+    public var atlas: String
+    public var skin: String?
+    public var animation: String?
+    public var steps: Int
+    public var delta: Float
+    public var viewport: WorldViewport
+    public var width: Int
+    public var height: Int
+    /// Premultiplied clear colour, components 0...1.
+    public var background: (Float, Float, Float, Float)
+
+    public init(
+        skeleton: String, atlas: String, skin: String? = nil, animation: String? = nil, steps: Int = 0,
+        delta: Float = 1.0 / 30.0, viewport: WorldViewport, width: Int, height: Int,
+        background: (Float, Float, Float, Float) = (0, 0, 0, 0)
+    ) {
+        self.skeleton = skeleton
+        self.atlas = atlas
+        self.skin = skin
+        self.animation = animation
+        self.steps = steps
+        self.delta = delta
+        self.viewport = viewport
+        self.width = width
+        self.height = height
+        self.background = background
+    }
+
+    public static func == (l: RenderRequest, r: RenderRequest) -> Bool {
+        l.skeleton == r.skeleton && l.atlas == r.atlas && l.skin == r.skin && l.animation == r.animation
+            && l.steps == r.steps && l.delta == r.delta && l.viewport == r.viewport && l.width == r.width
+            && l.height == r.height && l.background == r.background
+    }
+
+    /// Parses a request file's JSON; every field is checked, errors name the field.
+    public init(json bytes: [UInt8], file: String) throws(RenderError) {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(bytes))
+        } catch {
+            throw .request("\(file): not JSON (\(error))")
+        }
+        guard let root = object as? [String: Any] else { throw .request("\(file): expected a JSON object") }
+        func string(_ key: String) throws(RenderError) -> String {
+            guard let value = root[key] as? String else { throw .request("\(file): `\(key)` must be a string") }
+            return value
+        }
+        func optionalString(_ key: String) throws(RenderError) -> String? {
+            guard let value = root[key], !(value is NSNull) else { return nil }
+            guard let text = value as? String else { throw .request("\(file): `\(key)` must be a string or null") }
+            return text
+        }
+        func numbers(_ key: String, _ count: Int) throws(RenderError) -> [Double] {
+            guard let array = root[key] as? [Any], array.count == count else {
+                throw .request("\(file): `\(key)` must be an array of \(count) numbers")
+            }
+            var result: [Double] = []
+            for element in array {
+                guard let number = element as? NSNumber, number.doubleValue.isFinite else {
+                    throw .request("\(file): `\(key)` must hold finite numbers")
+                }
+                result.append(number.doubleValue)
+            }
+            return result
+        }
+        guard try string("format") == "spine-render-request-1" else {
+            throw .request("\(file): `format` must be \"spine-render-request-1\"")
+        }
+        skeleton = try string("skeleton")
+        atlas = try string("atlas")
+        skin = try optionalString("skin")
+        animation = try optionalString("animation")
+        guard let step = root["step"] as? NSNumber, let steps = Int(exactly: step.doubleValue), steps >= 0,
+            steps <= 1_000_000
+        else {
+            throw .request("\(file): `step` must be an integer in 0...1000000")
+        }
+        self.steps = steps
+        guard let dt = root["dt"] as? NSNumber, dt.doubleValue.isFinite, dt.doubleValue >= 0 else {
+            throw .request("\(file): `dt` must be a finite number >= 0")
+        }
+        delta = Float(dt.doubleValue)
+        let v = try numbers("viewport", 4)
+        guard v[2] != 0, v[3] != 0 else { throw .request("\(file): `viewport` width and height must not be 0") }
+        viewport = WorldViewport(x: Float(v[0]), y: Float(v[1]), width: Float(v[2]), height: Float(v[3]))
+        let size = try numbers("size", 2)
+        guard let w = Int(exactly: size[0]), let h = Int(exactly: size[1]), (1...16384).contains(w),
+            (1...16384).contains(h)
+        else {
+            throw .request("\(file): `size` must be two integers in 1...16384")
+        }
+        width = w
+        height = h
+        let b = try numbers("background", 4)
+        background = (Float(b[0]), Float(b[1]), Float(b[2]), Float(b[3]))
+    }
+
+    /// Reads and parses a request file.
+    public init(file: String) throws {
+        try self.init(json: SkeletonLoader.readFile(file), file: file)
+    }
+}
+
+/// Carries out render requests headlessly: loads (and caches) skeletons, atlases and their
+/// textures, poses one instance with the engine, draws it with the CPU path.
+public final class RequestRenderer {
+    public let context: GLContext
+    public let renderer: BatchRenderer
+    /// Folder the request paths are relative to.
+    public let baseDirectory: String
+    private var skeletons: [String: (data: SkeletonData, draw: SkeletonDrawData)] = [:]
+    private var atlases: [String: (atlas: Atlas, textures: AtlasTextures)] = [:]
+    private var builder = FrameBuilder()
+    private var list = DrawList()
+    /// What the last render drew.
+    public var lastStats: FrameStats { builder.stats }
+
+    public init(baseDirectory: String, context: GLContext? = nil) throws {
+        let context = try context ?? .headless(HeadlessGLContext())
+        self.context = context
+        self.baseDirectory = baseDirectory
+        renderer = try BatchRenderer(context: context)
+    }
+
+    private func path(_ relative: String) -> String {
+        relative.hasPrefix("/") || baseDirectory.isEmpty ? relative : baseDirectory + "/" + relative
+    }
+
+    private func loadAtlas(_ relative: String) throws -> (atlas: Atlas, textures: AtlasTextures) {
+        if let cached = atlases[relative] { return cached }
+        let atlas = try AtlasReader.read(file: path(relative))
+        let entry = (atlas, try AtlasTextures(atlas: atlas, context: context))
+        atlases[relative] = entry
+        return entry
+    }
+
+    private func loadSkeleton(_ relative: String, atlasKey: String, atlas: Atlas) throws -> (
+        data: SkeletonData, draw: SkeletonDrawData
+    ) {
+        let key = relative + "\u{0}" + atlasKey
+        if let cached = skeletons[key] { return cached }
+        let data = try SkeletonLoader.load(file: path(relative), atlas: atlas)
+        let entry = (data, SkeletonDrawData(data))
+        skeletons[key] = entry
+        return entry
+    }
+
+    /// Poses the request's skeleton and returns its draw list's pose (for inspection).
+    public func pose(_ request: RenderRequest) throws -> PoseSnapshot {
+        let (atlas, _) = try loadAtlas(request.atlas)
+        let (data, _) = try loadSkeleton(request.skeleton, atlasKey: request.atlas, atlas: atlas)
+        return try Self.pose(request, data: data)
+    }
+
+    /// The request's pose procedure on a fresh instance: skin, setup pose, then `steps` updates
+    /// of `delta` with the animation looping on track 0. Returns a copy of the pose (allocates;
+    /// for inspection and tests).
+    public static func pose(_ request: RenderRequest, data: SkeletonData) throws -> PoseSnapshot {
+        let (world, entity) = try posedWorld(request, data: data)
+        return PoseSnapshot(try world.pose(entity), data: data, skin: request.skin)
+    }
+
+    /// The request's pose procedure, leaving the posed instance in its world (read it through
+    /// `World.poseView`).
+    public static func posedWorld(_ request: RenderRequest, data: SkeletonData) throws -> (World, Entity) {
+        if let skin = request.skin, data.findSkin(skin) == nil {
+            throw RenderError.request("\(data.file) has no skin `\(skin)`")
+        }
+        if let animation = request.animation, data.findAnimation(animation) == nil {
+            throw RenderError.request("\(data.file) has no animation `\(animation)`")
+        }
+        let world = World(trackCount: 1)
+        let entity = try world.spawn(data, skin: request.skin)
+        try world.refreshVertices(entity)
+        if let animation = request.animation { try world.setAnimation(entity, track: 0, animation, loop: true) }
+        for _ in 0..<request.steps { world.update(request.delta) }
+        return (world, entity)
+    }
+
+    /// Renders a request into an image (rows top-down, premultiplied RGBA). The frame builder reads
+    /// the engine's columns through a `PoseView` (no pose copy).
+    public func render(_ request: RenderRequest) throws -> Image {
+        let (atlas, textures) = try loadAtlas(request.atlas)
+        let (data, draw) = try loadSkeleton(request.skeleton, atlasKey: request.atlas, atlas: atlas)
+        let (world, entity) = try Self.posedWorld(request, data: data)
+        return try withExtendedLifetime(world) {
+            try render(try world.poseView(entity), drawData: draw, pages: textures.bindings, request: request)
+        }
+    }
+
+    /// Draws an already posed instance with the request's camera.
+    public func render(
+        _ pose: some PosedSkeleton, drawData: SkeletonDrawData, pages: PageBindings, request: RenderRequest
+    ) throws -> Image {
+        list.removeAll()
+        builder.build(pose, drawData: drawData, pages: pages, into: &list)
+        let target = try OffscreenTarget(width: request.width, height: request.height, context: context)
+        let b = request.background
+        target.clear(b.0, b.1, b.2, b.3)
+        renderer.draw(list, viewport: request.viewport, into: target)
+        return target.readImage()
+    }
+
+    /// Renders a request file and writes the PNG.
+    public func render(requestFile: String, output: String) throws {
+        let request = try RenderRequest(file: requestFile)
+        try PNG.write(try render(request), to: output)
+    }
+
+    /// Forgets every loaded skeleton and atlas; their textures are deleted once nothing else holds
+    /// them.
+    public func unloadAll() {
+        skeletons.removeAll()
+        atlases.removeAll()
+    }
+
+    /// The textures of an atlas (loaded once).
+    public func textures(atlas relative: String) throws -> AtlasTextures { try loadAtlas(relative).textures }
+    /// The skeleton and its draw tables (loaded once).
+    public func skeleton(_ relative: String, atlas atlasRelative: String) throws -> (SkeletonData, SkeletonDrawData) {
+        let atlas = try loadAtlas(atlasRelative).atlas
+        let entry = try loadSkeleton(relative, atlasKey: atlasRelative, atlas: atlas)
+        return (entry.data, entry.draw)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct CrowdCommandTests {
+    static func temporary(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("crowd-test-\(getpid())-\(name)").path
+    }
+
+    @Test func headlessRunWithChurnLosesNothingAndWritesExports() throws {
+        let csv = Self.temporary("run.csv")
+        let trace = Self.temporary("run.json")
+        let chart = Self.temporary("run.png")
+        let shot = Self.temporary("shot.png")
+        defer { for f in [csv, trace, chart, shot] { try? FileManager.default.removeItem(atPath: f) } }
+        let r = try CLI.run([
+            "crowd", "--headless", "--count", "200", "--frames", "40", "--churn", "120", "--csv", csv, "--trace",
+            trace, "--chart", chart, "--screenshot", shot,
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        // 120 per second over 40 frames of 1/60 s: 80 replaced.
+        #expect(
+            r.stdout.contains("spawned 280 - despawned 80 = 200; alive 200 (world 200); invalid handles 0 -> none lost")
+        )
+        for row in ["churn", "steering", "triggers", "animation state", "timeline apply", "vertices", "total"] {
+            #expect(r.stdout.contains("\n\(row) "), "missing row \(row)")
+        }
+        #expect(r.stdout.contains("40 frames, 200 instances"))
+        #expect(r.stdout.contains("median CPU frame time: "))
+        #expect(r.stderr.contains("40/40 frames"))
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 41)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trace)))
+        #expect((json as? [String: Any])?["traceEvents"] is [Any])
+        let png = try Data(contentsOf: URL(fileURLWithPath: chart))
+        #expect(png.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        // The last frame, drawn offscreen: the whole (small) crowd is in view, in one draw call.
+        #expect(r.stdout.contains("(200 characters in view, 1 draw calls)"))
+        let frame = try Data(contentsOf: URL(fileURLWithPath: shot))
+        #expect(frame.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        #expect(frame.count > 20_000)
+    }
+
+    @Test func extraSkeletonsJoinTheCrowd() throws {
+        let r = try CLI.run([
+            "crowd", "--headless", "--count", "60", "--frames", "10", "--skeleton",
+            CLI.examples.appendingPathComponent("spineboy/spineboy-pro.skel").path, "--atlas",
+            CLI.examples.appendingPathComponent("spineboy/spineboy.atlas").path,
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("of 2 kinds (bonebot, spineboy-pro)"))
+        #expect(r.stdout.contains("none lost"))
+    }
+
+    @Test func mistakesAreOneLineErrors() throws {
+        for args in [
+            ["crowd", "--count", "-3"], ["crowd", "--atlas", "a.atlas"], ["crowd", "--frames", "0"],
+            ["crowd", "--churn", "fast"], ["crowd", "--bogus"],
+        ] {
+            let r = try CLI.run(args)
+            #expect(r.status == 1, "\(args)")
+            #expect(r.stderr.hasPrefix("bonework: usage: bonework "), "\(args): \(r.stderr)")
+            #expect(r.stdout.isEmpty)
+        }
+        let missing = try CLI.run(["crowd", "--headless", "--skeleton", "/nonexistent/x.json", "--frames", "1"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("/nonexistent/x.json"))
+    }
+}

@@ -1,0 +1,6 @@
+// DebugRendering: see Examples.debugRendering in Sources/Bonework/Examples/Examples.swift.
+// swift run DebugRendering            (a window)
+// swift run DebugRendering --headless --out DIR
+import Bonework
+
+await ExampleMain.run("DebugRendering", Examples.debugRendering)

@@ -1,0 +1,6 @@
+// DisableRendering: see Examples.disableRendering in Sources/Bonework/Examples/Examples.swift.
+// swift run DisableRendering            (a window)
+// swift run DisableRendering --headless --out DIR
+import Bonework
+
+await ExampleMain.run("DisableRendering", Examples.disableRendering)

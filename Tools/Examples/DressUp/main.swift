@@ -1,0 +1,6 @@
+// DressUp: see Examples.dressUp in Sources/Bonework/Examples/Examples.swift.
+// swift run DressUp            (a window)
+// swift run DressUp --headless --out DIR
+import Bonework
+
+await ExampleMain.run("DressUp", Examples.dressUp)

@@ -1,0 +1,6 @@
+// IKFollowing: see Examples.ikFollowing in Sources/Bonework/Examples/Examples.swift.
+// swift run IKFollowing            (a window)
+// swift run IKFollowing --headless --out DIR
+import Bonework
+
+await ExampleMain.run("IKFollowing", Examples.ikFollowing)

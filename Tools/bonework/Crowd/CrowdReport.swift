@@ -1,0 +1,136 @@
+import BoneworkWorld
+import Foundation
+
+/// Per frame timings of the crowd's own systems (the engine's come from the scheduler's
+/// profiler): wall and thread CPU nanoseconds.
+struct CrowdTimings {
+    static let systems = ["churn", "steering", "triggers"]
+    var wall: [[UInt64]] = Array(repeating: [], count: CrowdTimings.systems.count)
+    var cpu: [[UInt64]] = Array(repeating: [], count: CrowdTimings.systems.count)
+
+    mutating func reserve(_ frames: Int) {
+        for s in wall.indices {
+            wall[s].reserveCapacity(frames)
+            cpu[s].reserveCapacity(frames)
+        }
+    }
+
+    static func wallNow() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    static func cpuNow() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+}
+
+/// The closing table of a crowd run: per system (the crowd's and the engine's), CPU
+/// milliseconds per frame (median, p95), µs per skeleton and share of the frame's CPU time.
+struct CrowdReport {
+    struct Row {
+        var name: String
+        var cpu: ProfileStats
+        var perSkeleton: Double
+        var share: Double
+    }
+
+    var rows: [Row] = []
+    var frameCPU: ProfileStats
+    var frameWall: ProfileStats
+    var frames: Int
+    var instances: Int
+    var threads: Int
+
+    /// `timings` and `records` cover the same frames, oldest first.
+    init(timings: CrowdTimings, records: [FrameRecord]) {
+        let n = min(records.count, timings.cpu.first?.count ?? 0)
+        let recs = Array(records.suffix(n))
+        frames = n
+        instances = Int(ProfileStats(recs.map { Double($0.instances) }).median)
+        threads = recs.map(\.threads).max() ?? 1
+        var series: [(String, [Double])] = []
+        for (s, name) in CrowdTimings.systems.enumerated() {
+            series.append((name, timings.cpu[s].suffix(n).map { Double($0) }))
+        }
+        for system in SystemID.allCases {
+            series.append((system.name, recs.map { Double($0.systemCPU[system.rawValue]) }))
+        }
+        var totals = [Double](repeating: 0, count: n)
+        for (_, v) in series { for f in 0..<n { totals[f] += v[f] } }
+        let grand = totals.reduce(0, +)
+        for (name, v) in series {
+            let perSkeleton = (0..<n).map { f in recs[f].instances > 0 ? v[f] / 1000 / Double(recs[f].instances) : 0 }
+            rows.append(
+                Row(
+                    name: name, cpu: ProfileStats(v).scaled(1e-6), perSkeleton: ProfileStats(perSkeleton).median,
+                    share: grand > 0 ? v.reduce(0, +) / grand : 0))
+        }
+        frameCPU = ProfileStats(totals).scaled(1e-6)
+        var walls = [Double](repeating: 0, count: n)
+        for f in 0..<n {
+            walls[f] = Double(recs[f].wall)
+            for s in 0..<CrowdTimings.systems.count {
+                walls[f] += Double(timings.wall[s][timings.wall[s].count - n + f])
+            }
+        }
+        frameWall = ProfileStats(walls).scaled(1e-6)
+        let perSkel = (0..<n).map { f in recs[f].instances > 0 ? totals[f] / 1000 / Double(recs[f].instances) : 0 }
+        rows.append(Row(name: "total", cpu: frameCPU, perSkeleton: ProfileStats(perSkel).median, share: 1))
+    }
+
+    var table: String {
+        func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+            if text.count >= width { return text + " " }
+            let fill = String(repeating: " ", count: width - text.count)
+            return left ? fill + text : text + fill
+        }
+        var lines: [String] = []
+        lines.append(
+            "\(frames) frames, \(instances) instances (median), up to \(threads) thread\(threads == 1 ? "" : "s"); CPU time of all threads"
+        )
+        lines.append(
+            pad("system", 22) + pad("ms median", 11, left: true) + pad("ms p95", 11, left: true)
+                + pad("µs/skeleton", 13, left: true) + pad("share", 9, left: true))
+        for r in rows {
+            if r.name == "total" { lines.append(String(repeating: "-", count: 66)) }
+            lines.append(
+                pad(r.name, 22) + pad(String(format: "%.3f", r.cpu.median), 11, left: true)
+                    + pad(String(format: "%.3f", r.cpu.p95), 11, left: true)
+                    + pad(String(format: "%.3f", r.perSkeleton), 13, left: true)
+                    + pad(String(format: "%.1f%%", r.share * 100), 9, left: true))
+        }
+        lines.append(
+            "frame elapsed: median \(String(format: "%.3f", frameWall.median)) ms, p95 \(String(format: "%.3f", frameWall.p95)) ms"
+        )
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A one-line progress bar on stderr (redrawn in place on a terminal, every 10% otherwise).
+struct ProgressBar {
+    let total: Int
+    let terminal = isatty(2) != 0
+    private var lastShown = -1
+
+    init(total: Int) { self.total = max(1, total) }
+
+    mutating func show(_ done: Int, detail: String) {
+        let percent = done * 100 / total
+        if terminal {
+            guard percent != lastShown || done == total else { return }
+        } else {
+            guard percent / 10 != lastShown / 10 || done == total, percent != lastShown else { return }
+        }
+        lastShown = percent
+        let width = 30
+        let filled = done * width / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let line = "[\(bar)] \(done)/\(total) frames  \(detail)"
+        FileHandle.standardError.write(Data((terminal ? "\r\(line)\u{1B}[K" : line + "\n").utf8))
+        if terminal && done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

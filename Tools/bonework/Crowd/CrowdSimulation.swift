@@ -1,0 +1,391 @@
+import BoneworkFormat
+import BoneworkWorld
+import Foundation
+
+/// A small, fast, seeded random generator (SplitMix64).
+struct CrowdRandom {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    mutating func unit() -> Float { Float(next() >> 40) / Float(1 << 24) }
+    mutating func range(_ lo: Float, _ hi: Float) -> Float { lo + (hi - lo) * unit() }
+    mutating func below(_ n: Int) -> Int { n > 0 ? Int(next() % UInt64(n)) : 0 }
+}
+
+/// One kind of character in the crowd: its skeleton, the skins to vary over and the scopes
+/// that drive its animations.
+struct CrowdKind {
+    let data: SkeletonData
+    let name: String
+    let skins: [String?]
+    /// Track 0: speed bucket -> idle / walk / run.
+    let locomotion: TriggerScope
+    /// Track 1, additive, a barrier: hit flag -> flinch once (nil when the skeleton has no
+    /// reaction animation).
+    let reaction: TriggerScope?
+}
+
+/// Agents on a plane with wander, separation and arrival steering, spawning and despawning,
+/// whose speed and hits drive their animations through value triggers.
+///
+/// Agents are columns indexed by a dense agent slot (swap-remove on despawn); `slotOf` maps an
+/// entity index to its slot.
+final class CrowdSimulation {
+    let world: World
+    let triggers: TriggerSystem
+    let speedBucket: ValueColumn
+    let hit: ValueColumn
+    var kinds: [CrowdKind] = []
+    var random: CrowdRandom
+
+    /// Walk and run speeds in world units per second; bucket bounds for idle / walk / run.
+    static let walkSpeed: Float = 60
+    static let runSpeed: Float = 170
+    static let bucketBounds: [Float] = [12, 110]
+    static let spacing: Float = 150
+    static let separationRadius: Float = 55
+
+    // Agent columns.
+    private(set) var entity: [Entity] = []
+    private(set) var kind: [Int32] = []
+    /// Index into the kind's `skins`.
+    private(set) var skin: [Int32] = []
+    var x: [Float] = []
+    var y: [Float] = []
+    private(set) var vx: [Float] = []
+    private(set) var vy: [Float] = []
+    private var goalX: [Float] = []
+    private var goalY: [Float] = []
+    private var cruise: [Float] = []
+    private var rest: [Float] = []
+    private var wander: [Float] = []
+    private var hitFlag: [UInt8] = []
+    private var slotOf: [Int32] = []
+    /// Agents spawned this frame, whose phase is set after their first trigger evaluation.
+    private var fresh: [Entity] = []
+
+    // Neighbour grid (counting sort of agents by cell, rebuilt every frame).
+    private var cellStart: [Int32] = []
+    private var cellFill: [Int32] = []
+    private var cellAgents: [Int32] = []
+    private var agentCell: [Int32] = []
+    private var gridWidth = 1
+    private var gridHeight = 1
+
+    /// Half the side of the square the agents live on.
+    private(set) var halfExtent: Float = 500
+    private(set) var spawned = 0
+    private(set) var despawned = 0
+    private var churnCarry: Float = 0
+    private(set) var hitsThisFrame = 0
+
+    var count: Int { entity.count }
+
+    init(world: World, seed: UInt64) {
+        self.world = world
+        triggers = TriggerSystem(world: world)
+        speedBucket = triggers.addColumn("speed bucket")
+        hit = triggers.addColumn("hit")
+        random = CrowdRandom(seed: seed)
+    }
+
+    /// Adds a kind of character; its animations are chosen by name with fallbacks (idle, walk,
+    /// run, flinch/hit), so any skeleton can join the crowd.
+    func addKind(_ data: SkeletonData, name: String) {
+        let names = Set(data.animations.map(\.name))
+        let first = data.animations.first?.name
+        let idle = names.contains("idle") ? "idle" : first
+        let walk = names.contains("walk") ? "walk" : idle
+        let run = names.contains("run") ? "run" : walk
+        let reactionName = ["flinch", "hit", "hurt"].first { names.contains($0) }
+        var cases: [(value: TriggerValue, action: TriggerAction)] = []
+        for (b, n) in [idle, walk, run].enumerated() {
+            if let n { cases.append((.bucket(b), .play(n, loop: true))) }
+        }
+        let locomotion = triggers.addScope(
+            "Locomotion(\(name))", track: 0,
+            triggers: [AnimationTrigger("speed bucket", column: speedBucket, cases: cases, mix: 0.25)])
+        var reaction: TriggerScope? = nil
+        if let reactionName {
+            reaction = triggers.addScope(
+                "Reaction(\(name))", track: 1,
+                triggers: [
+                    AnimationTrigger(
+                        "hit", column: hit, cases: [(.bool(true), .playOnce(reactionName, fadeOut: 0.2))], mix: 0.05)
+                ], barrier: true, blend: .add)
+        }
+        let skinNames = data.skins.map(\.name).filter { $0 != "default" }
+        let skins: [String?] = skinNames.isEmpty ? [nil] : skinNames
+        kinds.append(CrowdKind(data: data, name: name, skins: skins, locomotion: locomotion, reaction: reaction))
+    }
+
+    /// Sizes the plane for `population` agents.
+    func setPopulation(_ population: Int) {
+        halfExtent = max(300, (Float(population).squareRoot() * Self.spacing) / 2)
+    }
+
+    // MARK: - Spawning
+
+    func spawn(_ n: Int) throws {
+        guard !kinds.isEmpty else { return }
+        for _ in 0..<n {
+            let k = random.below(kinds.count)
+            let kindInfo = kinds[k]
+            let skinChoice = random.below(kindInfo.skins.count)
+            let e = try world.spawn(kindInfo.data, skin: kindInfo.skins[skinChoice])
+            let i = Int(e.index)
+            if slotOf.count <= i { slotOf.append(contentsOf: repeatElement(-1, count: i + 1 - slotOf.count)) }
+            slotOf[i] = Int32(entity.count)
+            entity.append(e)
+            kind.append(Int32(k))
+            skin.append(Int32(skinChoice))
+            let px = random.range(-halfExtent, halfExtent)
+            let py = random.range(-halfExtent, halfExtent)
+            x.append(px)
+            y.append(py)
+            vx.append(0)
+            vy.append(0)
+            goalX.append(px)
+            goalY.append(py)
+            cruise.append(Self.walkSpeed)
+            rest.append(random.range(0, 2))
+            wander.append(random.range(0, 2 * .pi))
+            hitFlag.append(0)
+            triggers.set(speedBucket, e, .bucket(0))
+            triggers.set(hit, e, .bool(false))
+            try triggers.join(kindInfo.locomotion, e)
+            if let r = kindInfo.reaction { try triggers.join(r, e) }
+            try world.animationState(e).setTimeScale(random.range(0.85, 1.15))
+            fresh.append(e)
+            spawned += 1
+        }
+    }
+
+    func despawn(slot s: Int) throws {
+        let e = entity[s]
+        triggers.forget(e)
+        try world.despawn(e)
+        slotOf[Int(e.index)] = -1
+        let last = entity.count - 1
+        if s != last {
+            entity[s] = entity[last]
+            kind[s] = kind[last]
+            skin[s] = skin[last]
+            x[s] = x[last]
+            y[s] = y[last]
+            vx[s] = vx[last]
+            vy[s] = vy[last]
+            goalX[s] = goalX[last]
+            goalY[s] = goalY[last]
+            cruise[s] = cruise[last]
+            rest[s] = rest[last]
+            wander[s] = wander[last]
+            hitFlag[s] = hitFlag[last]
+            slotOf[Int(entity[s].index)] = Int32(s)
+        }
+        entity.removeLast()
+        kind.removeLast()
+        skin.removeLast()
+        x.removeLast()
+        y.removeLast()
+        vx.removeLast()
+        vy.removeLast()
+        goalX.removeLast()
+        goalY.removeLast()
+        cruise.removeLast()
+        rest.removeLast()
+        wander.removeLast()
+        hitFlag.removeLast()
+        despawned += 1
+    }
+
+    /// Removes `n` random agents.
+    func remove(_ n: Int) throws {
+        for _ in 0..<min(n, count) { try despawn(slot: random.below(count)) }
+    }
+
+    /// Replaces `rate` agents per second: as many despawn as spawn, at random.
+    func churn(rate: Float, delta: Float) throws {
+        churnCarry += rate * delta
+        let n = Int(churnCarry)
+        churnCarry -= Float(n)
+        guard n > 0 else { return }
+        try remove(n)
+        try spawn(n)
+    }
+
+    // MARK: - Steering
+
+    private func rebuildGrid() {
+        let cell = Self.separationRadius
+        gridWidth = max(1, Int((2 * halfExtent + 2 * cell) / cell) + 1)
+        gridHeight = gridWidth
+        let cells = gridWidth * gridHeight
+        if cellStart.count != cells + 1 {
+            cellStart = [Int32](repeating: 0, count: cells + 1)
+            cellFill = cellStart
+        }
+        for c in 0...cells { cellStart[c] = 0 }
+        let n = count
+        if agentCell.count < n { agentCell = [Int32](repeating: 0, count: n) }
+        if cellAgents.count < n { cellAgents = [Int32](repeating: 0, count: n) }
+        for a in 0..<n {
+            let cx = min(gridWidth - 1, max(0, Int((x[a] + halfExtent + cell) / cell)))
+            let cy = min(gridHeight - 1, max(0, Int((y[a] + halfExtent + cell) / cell)))
+            let c = cy * gridWidth + cx
+            agentCell[a] = Int32(c)
+            cellStart[c + 1] += 1
+        }
+        for c in 0..<cells { cellStart[c + 1] += cellStart[c] }
+        for c in 0...cells { cellFill[c] = cellStart[c] }
+        for a in 0..<n {
+            let c = Int(agentCell[a])
+            cellAgents[Int(cellFill[c])] = Int32(a)
+            cellFill[c] += 1
+        }
+    }
+
+    /// Moves every agent: arrival at its goal (resting a while there, then a new goal), wander,
+    /// separation from neighbours; writes the speed bucket and hit values.
+    func steer(delta: Float) {
+        rebuildGrid()
+        let n = count
+        let r = Self.separationRadius
+        let r2 = r * r
+        let maxAccel: Float = 400
+        hitsThisFrame = 0
+        let bucketValues = triggers.values(speedBucket)
+        let hitValues = triggers.values(hit)
+        for a in 0..<n {
+            // Arrival.
+            var dx = goalX[a] - x[a]
+            var dy = goalY[a] - y[a]
+            let dist = (dx * dx + dy * dy).squareRoot()
+            var desiredX: Float = 0
+            var desiredY: Float = 0
+            if rest[a] > 0 {
+                rest[a] -= delta
+                if rest[a] <= 0 {
+                    goalX[a] = random.range(-halfExtent, halfExtent)
+                    goalY[a] = random.range(-halfExtent, halfExtent)
+                    cruise[a] = random.unit() < 0.35 ? Self.runSpeed : Self.walkSpeed
+                }
+            } else if dist < 8 {
+                rest[a] = random.range(0.5, 3)
+            } else {
+                let slow: Float = 80
+                let s = cruise[a] * min(1, dist / slow)
+                dx /= dist
+                dy /= dist
+                // Wander: a slowly turning sideways offset.
+                wander[a] += random.range(-2, 2) * delta
+                let w = sin(wander[a]) * 0.3
+                desiredX = (dx - dy * w) * s
+                desiredY = (dy + dx * w) * s
+            }
+            // Separation.
+            var sx: Float = 0
+            var sy: Float = 0
+            var crowded: Float = 0
+            let c = Int(agentCell[a])
+            let cx = c % gridWidth
+            let cy = c / gridWidth
+            for gy in max(0, cy - 1)...min(gridHeight - 1, cy + 1) {
+                for gx in max(0, cx - 1)...min(gridWidth - 1, cx + 1) {
+                    let g = gy * gridWidth + gx
+                    for k in Int(cellStart[g])..<Int(cellStart[g + 1]) {
+                        let b = Int(cellAgents[k])
+                        if b == a { continue }
+                        let ox = x[a] - x[b]
+                        let oy = y[a] - y[b]
+                        let d2 = ox * ox + oy * oy
+                        if d2 < r2 && d2 > 1e-6 {
+                            let d = d2.squareRoot()
+                            let push = (r - d) / r
+                            sx += ox / d * push
+                            sy += oy / d * push
+                            crowded += push
+                        }
+                    }
+                }
+            }
+            desiredX += sx * 120
+            desiredY += sy * 120
+            // Steering force, clamped.
+            var ax = (desiredX - vx[a]) * 4
+            var ay = (desiredY - vy[a]) * 4
+            let al = (ax * ax + ay * ay).squareRoot()
+            if al > maxAccel {
+                ax *= maxAccel / al
+                ay *= maxAccel / al
+            }
+            vx[a] += ax * delta
+            vy[a] += ay * delta
+            x[a] = min(halfExtent, max(-halfExtent, x[a] + vx[a] * delta))
+            y[a] = min(halfExtent, max(-halfExtent, y[a] + vy[a] * delta))
+            let speed = (vx[a] * vx[a] + vy[a] * vy[a]).squareRoot()
+            let i = Int(entity[a].index)
+            bucketValues[i] = TriggerValue.bucket(speed, bounds: Self.bucketBounds)
+            // A hit: a hard bump while running, or a rare random one; the flag stays up for a frame.
+            let wasHit = hitFlag[a] != 0
+            let isHit = !wasHit && ((crowded > 1.2 && speed > Self.bucketBounds[1]) || random.unit() < 0.0005)
+            hitFlag[a] = isHit ? 1 : 0
+            hitValues[i] = .bool(isHit)
+            if isHit { hitsThisFrame += 1 }
+        }
+    }
+
+    /// Places every skeleton at its agent (facing its direction of travel), over batch rows.
+    func place() {
+        for batch in world.batches where batch.count > 0 {
+            let p = batch.placementColumns()
+            for row in 0..<batch.count {
+                let i = Int(p.entity[row].index)
+                guard i < slotOf.count else { continue }
+                let a = Int(slotOf[i])
+                guard a >= 0 else { continue }
+                p.x[row] = x[a]
+                p.y[row] = y[a]
+                if vx[a] < -1 { p.scaleX[row] = -1 } else if vx[a] > 1 { p.scaleX[row] = 1 }
+            }
+        }
+    }
+
+    /// Gives the agents spawned since the last call a random phase (after their first animation).
+    func phaseFresh() {
+        for e in fresh {
+            guard let entry = try? world.animationState(e).getCurrent(0), let end = try? entry.animationEnd, end > 0
+            else { continue }
+            try? entry.setTrackTime(random.range(0, end))
+        }
+        fresh.removeAll(keepingCapacity: true)
+    }
+
+    /// Whether no entity was lost: spawned - despawned = alive = the world's count, every
+    /// agent's handle valid, and every agent's slot found again through its entity.
+    func checkIntegrity() -> (ok: Bool, message: String) {
+        var invalid = 0
+        for (s, e) in entity.enumerated() {
+            if !world.isAlive(e) || slotOf[Int(e.index)] != Int32(s) { invalid += 1 }
+        }
+        let alive = count
+        let ok = spawned - despawned == alive && world.count == alive && invalid == 0
+        return (
+            ok,
+            "spawned \(spawned) - despawned \(despawned) = \(spawned - despawned); alive \(alive) (world \(world.count)); invalid handles \(invalid)"
+        )
+    }
+
+    /// The first agent (for the follow camera).
+    func position(of slot: Int) -> (Float, Float)? { slot < count ? (x[slot], y[slot]) : nil }
+}

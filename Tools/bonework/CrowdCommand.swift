@@ -1,0 +1,216 @@
+import BoneworkAssets
+import BoneworkFormat
+import BoneworkRender
+import BoneworkWorld
+import Foundation
+
+/// `bonework crowd`: a crowd of characters walking over a plane, their animations driven by
+/// value triggers (speed bucket -> idle/walk/run on track 0; a hit -> flinch on an additive,
+/// barrier-protected track 1), with spawning and despawning. With a display it opens a window
+/// (`CrowdWindow`: HUD, camera presets, keys). Headless (`--headless`, or automatically when no
+/// window can be opened): runs the frames with a progress bar, then prints the per-system
+/// table and writes the profiler's exports and a screenshot when asked.
+enum CrowdCommand {
+    static let usage = """
+        crowd [--count N] [--frames N] [--churn RATE] [--skeleton PATH --atlas PATH]... [--headless]
+                     [--threads T] [--dt SECONDS] [--seed S] [--csv FILE] [--trace FILE] [--chart FILE]
+                     [--screenshot FILE] [--diagnostics]
+          --count N        characters at the start (default 2000)
+          --frames N       frames to run headless (default 300)
+          --churn RATE     characters replaced per second (despawned and spawned; default 0)
+          --skeleton/--atlas  more kinds of character besides the default one (repeatable, in pairs)
+        """
+
+    struct Options {
+        var count = 2000
+        var frames = 300
+        /// Whether --frames was given (a window then closes after that many frames).
+        var framesGiven = false
+        var churn: Float = 0
+        var skeletons: [(String, String?)] = []
+        var headless = false
+        var threads = Scheduler.maxThreads
+        var delta: Float = 1.0 / 60.0
+        var seed: UInt64 = 1
+        var csv: String?
+        var trace: String?
+        var chart: String?
+        var screenshot: String?
+        var diagnostics = false
+    }
+
+    static func parse(_ args: [String]) throws -> Options {
+        let p = try OptionParser(
+            args, flags: ["--headless", "--diagnostics"],
+            values: [
+                "--count", "--frames", "--churn", "--skeleton", "--atlas", "--threads", "--dt", "--seed", "--csv",
+                "--trace", "--chart", "--screenshot",
+            ])
+        guard p.positional.isEmpty else { throw UsageError("unexpected argument '\(p.positional[0])'\n\(usage)") }
+        var o = Options()
+        func integer(_ name: String, minimum: Int) throws -> Int? {
+            guard let text = p.value(name) else { return nil }
+            guard let v = Int(text), v >= minimum else {
+                throw UsageError("\(name) needs an integer >= \(minimum), not '\(text)'")
+            }
+            return v
+        }
+        o.count = try integer("--count", minimum: 0) ?? o.count
+        o.frames = try integer("--frames", minimum: 1) ?? o.frames
+        o.framesGiven = p.value("--frames") != nil
+        if let text = p.value("--churn") {
+            guard let v = Float(text), v >= 0, v.isFinite else { throw UsageError("--churn needs a rate >= 0") }
+            o.churn = v
+        }
+        let skeletons = p.all("--skeleton")
+        let atlases = p.all("--atlas")
+        guard atlases.count <= skeletons.count else { throw UsageError("--atlas without --skeleton") }
+        for (i, s) in skeletons.enumerated() { o.skeletons.append((s, i < atlases.count ? atlases[i] : nil)) }
+        if let t = try integer("--threads", minimum: 1) {
+            guard t <= Scheduler.maxThreads else { throw UsageError("--threads must be 1...\(Scheduler.maxThreads)") }
+            o.threads = t
+        }
+        if let text = p.value("--dt") {
+            guard let v = Float(text), v > 0, v.isFinite else { throw UsageError("--dt needs seconds > 0") }
+            o.delta = v
+        }
+        if let text = p.value("--seed") {
+            guard let v = UInt64(text) else { throw UsageError("--seed needs a non-negative integer") }
+            o.seed = v
+        }
+        o.headless = p.flag("--headless")
+        o.diagnostics = p.flag("--diagnostics")
+        o.csv = p.value("--csv")
+        o.trace = p.value("--trace")
+        o.chart = p.value("--chart")
+        o.screenshot = p.value("--screenshot")
+        return o
+    }
+
+    static func run(_ args: [String]) throws {
+        if args.contains("--help") || args.contains("-h") {
+            print("usage: bonework \(usage)")
+            return
+        }
+        let o = try parse(args)
+        let world = World(scheduler: Scheduler(capacity: o.frames, threads: o.threads))
+        let sim = CrowdSimulation(world: world, seed: o.seed)
+        let atlas = try AtlasReader.read(file: DefaultCharacter.atlasPath)
+        var atlases = [atlas]
+        sim.addKind(try SkeletonLoader.load(file: DefaultCharacter.skeletonPath, atlas: atlas), name: "bonebot")
+        for (skeleton, atlasPath) in o.skeletons {
+            let a = try atlasPath.map { try AtlasReader.read(file: $0) }
+            if let a { atlases.append(a) }
+            guard o.screenshot == nil || a != nil else {
+                throw UsageError("--screenshot needs an --atlas for every --skeleton")
+            }
+            let data = try SkeletonLoader.load(file: skeleton, atlas: a)
+            sim.addKind(data, name: URL(fileURLWithPath: skeleton).deletingPathExtension().lastPathComponent)
+        }
+        sim.setPopulation(o.count)
+        try sim.spawn(o.count)
+        print(
+            "crowd: \(o.count) characters of \(sim.kinds.count) kind\(sim.kinds.count == 1 ? "" : "s") "
+                + "(\(sim.kinds.map(\.name).joined(separator: ", "))), churn \(o.churn)/s, \(o.frames) frames of "
+                + "\(o.delta) s, \(o.threads) thread\(o.threads == 1 ? "" : "s")"
+                + (TriggerDiagnosticsBuild.enabled ? " (debug build: trigger diagnostics on)" : ""))
+        if !o.headless {
+            if atlases.count == sim.kinds.count {
+                do {
+                    let window = try GLFWWindowContext(width: 1280, height: 720, title: "bonework crowd")
+                    let title = try CrowdWindow.run(
+                        sim: sim, atlases: atlases, delta: o.delta, churn: o.churn, window: window,
+                        maxFrames: o.framesGiven ? o.frames : nil)
+                    print("window closed after \(world.scheduler.frames) frames; last HUD: \(title)")
+                    print(world.scheduler.profiler.summary().table)
+                    print("entities: \(sim.checkIntegrity().message)")
+                    return
+                } catch let error as RenderError {
+                    FileHandle.standardError.write(
+                        Data("bonework crowd: no window (\(error)): running headless\n".utf8))
+                }
+            } else {
+                FileHandle.standardError.write(
+                    Data("bonework crowd: a --skeleton without --atlas cannot be drawn: running headless\n".utf8))
+            }
+        }
+        var timings = CrowdTimings()
+        timings.reserve(o.frames)
+        var progress = ProgressBar(total: o.frames)
+        var changes = 0
+        var hits = 0
+        for f in 0..<o.frames {
+            var w0 = CrowdTimings.wallNow()
+            var c0 = CrowdTimings.cpuNow()
+            func mark(_ s: Int) {
+                let w1 = CrowdTimings.wallNow()
+                let c1 = CrowdTimings.cpuNow()
+                timings.wall[s].append(w1 &- w0)
+                timings.cpu[s].append(c1 &- c0)
+                w0 = w1
+                c0 = c1
+            }
+            try sim.churn(rate: o.churn, delta: o.delta)
+            mark(0)
+            sim.steer(delta: o.delta)
+            sim.place()
+            mark(1)
+            sim.triggers.update()
+            mark(2)
+            world.update(o.delta)
+            sim.phaseFresh()
+            changes += sim.triggers.changesLastFrame
+            hits += sim.hitsThisFrame
+            let ms = Double(world.scheduler.profiler.frame()?.wall ?? 0) / 1e6
+            progress.show(f + 1, detail: "\(sim.count) characters  \(String(format: "%.1f", ms)) ms engine")
+        }
+        let profiler = world.scheduler.profiler
+        let report = CrowdReport(timings: timings, records: profiler.recentFrames())
+        print(report.table)
+        print(
+            "median CPU frame time: \(String(format: "%.3f", report.frameCPU.median)) ms; animation changes by triggers: \(changes); hits: \(hits)"
+        )
+        let integrity = sim.checkIntegrity()
+        print("entities: \(integrity.message) -> \(integrity.ok ? "none lost" : "LOST ENTITIES")")
+        #if DEBUG
+            let d = sim.triggers.diagnostics
+            print("trigger diagnostics: \(d.conflicts) conflicts, \(d.leaks) leaks, \(d.refusals) refusals")
+            if o.diagnostics { for r in d.reports.prefix(20) { print("  \(r)") } }
+        #else
+            if o.diagnostics { print("trigger diagnostics: not compiled into release builds") }
+        #endif
+        if let csv = o.csv {
+            try profiler.csv().write(toFile: csv, atomically: true, encoding: .utf8)
+            print("wrote \(csv)")
+        }
+        if let trace = o.trace {
+            try profiler.chromeTrace().write(toFile: trace, atomically: true, encoding: .utf8)
+            print("wrote \(trace)")
+        }
+        if let chart = o.chart {
+            try profiler.writeChart(to: chart)
+            print("wrote \(chart)")
+        }
+        if let shot = o.screenshot {
+            var camera = CrowdCamera(screenWidth: 1280, screenHeight: 720, halfExtent: sim.halfExtent)
+            if o.count > 400 {
+                // A close look at the middle of a large crowd; the whole plane when it is small.
+                camera.select(.closeUp)
+                camera.update(delta: CrowdCamera.transitionSeconds, halfExtent: sim.halfExtent, followed: nil)
+            }
+            let r = try CrowdScreenshot.write(sim, atlases: atlases, camera: camera, to: shot, width: 1280, height: 720)
+            print("wrote \(shot) (\(r.drawn) characters in view, \(r.drawCalls) draw calls)")
+        }
+        if !integrity.ok { throw CrowdError.lostEntities(integrity.message) }
+    }
+}
+
+enum CrowdError: Error, CustomStringConvertible {
+    case lostEntities(String)
+
+    var description: String {
+        switch self {
+        case .lostEntities(let m): return "entity bookkeeping failed: \(m)"
+        }
+    }
+}
