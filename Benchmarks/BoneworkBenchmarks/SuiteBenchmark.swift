@@ -118,12 +118,14 @@ enum SuiteBenchmark {
                         animations: c.animations, skin: c.skin, count: n, threads: threads, mode: mode)
                     let bench = try CrowdBenchmark(data: data, workload: workload, profiledFrames: frames)
                     let result = bench.run(frames: frames, warmup: 10, delta: 1.0 / 60.0)
-                    rows.append(Row(name: c.name, count: n, threads: threads, mode: mode, frames: frames, result: result))
+                    rows.append(
+                        Row(name: c.name, count: n, threads: threads, mode: mode, frames: frames, result: result))
                     let s = result.summary
                     print(
                         "\(c.name) N=\(n) threads=\(threads) \(mode): "
                             + String(
-                                format: "%.2f µs/skeleton (cpu), frame %.2f ms median", s.microsecondsPerSkeletonCPU.last ?? 0,
+                                format: "%.2f µs/skeleton (cpu), frame %.2f ms median",
+                                s.microsecondsPerSkeletonCPU.last ?? 0,
                                 s.frameWall.median / 1e6))
                 }
             }
@@ -164,7 +166,9 @@ enum SuiteBenchmark {
         lines.append("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
         for row in rows {
             let s = row.result.summary
-            var cells = [row.name, String(row.count), String(row.threads), row.mode == .split ? "split" : "interleaved"]
+            var cells = [
+                row.name, String(row.count), String(row.threads), row.mode == .split ? "split" : "interleaved",
+            ]
             for system in SystemID.allCases { cells.append(f(s.microsecondsPerSkeletonCPU[system.rawValue], 3)) }
             cells.append("**" + f(s.microsecondsPerSkeletonCPU[SystemID.count]) + "**")
             if row.threads == 1, let c = cases.first(where: { $0.name == row.name }), let ref = c.reference[row.count] {

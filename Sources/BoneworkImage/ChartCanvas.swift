@@ -74,8 +74,9 @@ struct ChartCanvas {
     }
 
     /// An anti-aliased line of the given width (sampled coverage of the segment's capsule).
-    mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, width lineWidth: Double, _ color: ChartColor)
-    {
+    mutating func line(
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, width lineWidth: Double, _ color: ChartColor
+    ) {
         let r = lineWidth / 2
         let minX = Int((min(x0, x1) - r - 1).rounded(.down))
         let maxX = Int((max(x0, x1) + r + 1).rounded(.up))

@@ -145,7 +145,8 @@ public final class Batch {
         return BatchColumns(
             layout: layout, boneCount: t.boneCount, slotCount: t.slotCount, ikCount: t.ikCount,
             transformCount: t.transformCount, pathCount: t.pathCount, physicsCount: t.physicsCount,
-            colorSlots: colorFloats.perInstance, colorRowOfSlot: colorRowOfSlot, darkSlots: t.darkSlots, sequenceSlots: t.sequenceSlots,
+            colorSlots: colorFloats.perInstance, colorRowOfSlot: colorRowOfSlot, darkSlots: t.darkSlots,
+            sequenceSlots: t.sequenceSlots,
             deformSlots: t.deformSlots, inheritBones: t.inheritBones, deformFloats: rig.deformFloats,
             x: boneFloats.field(0), y: boneFloats.field(1), rotation: boneFloats.field(2),
             scaleX: boneFloats.field(3), scaleY: boneFloats.field(4), shearX: boneFloats.field(5),

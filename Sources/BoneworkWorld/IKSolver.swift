@@ -122,8 +122,9 @@ enum IKSolver {
     ) {
         let pi_ = r.bone(pk)
         let ci = r.bone(ck)
-        guard cols.inheritMode(rig, r, bone: pk) == Inherit.normal.rawValue
-            && cols.inheritMode(rig, r, bone: ck) == Inherit.normal.rawValue
+        guard
+            cols.inheritMode(rig, r, bone: pk) == Inherit.normal.rawValue
+                && cols.inheritMode(rig, r, bone: ck) == Inherit.normal.rawValue
         else {
             return
         }

@@ -33,7 +33,8 @@ enum PoseSystem {
     /// points at scratch (`PoseScratch.columns`).
     @inline(__always)
     static func pose(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics, pathScratch: UnsafeMutablePointer<Float>?
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics,
+        pathScratch: UnsafeMutablePointer<Float>?
     ) {
         let boneCount = rig.boneCount
         if r.stride == 1 {

@@ -217,7 +217,8 @@ public final class Scheduler {
         }
         let work = PassWork(
             cols: batch.columns(), rig: rig.tables, kernel: store.kernel, store: store, scratch: scratch,
-            poseScratch: poseScratch, timer: profiler.timer, systems: systems, stages: stages, delta: delta, rows: rows, chunks: chunks,
+            poseScratch: poseScratch, timer: profiler.timer, systems: systems, stages: stages, delta: delta, rows: rows,
+            chunks: chunks,
             chunkAlign: batch.layout.chunkSize, block: blockRows, batchIndex: index, handler: vertexHandler)
         if chunks == 1 {
             work.run(chunk: 0)

@@ -25,7 +25,8 @@ enum SlotSystem {
                 if kind == .region && frame < 0 { continue }
                 guard n < capacity else { break }
                 list[n] = VertexDraw(
-                    row: Int32(truncatingIfNeeded: instance), slot: Int32(truncatingIfNeeded: s), attachment: attachment,
+                    row: Int32(truncatingIfNeeded: instance), slot: Int32(truncatingIfNeeded: s),
+                    attachment: attachment,
                     frame: frame, offset: 0, count: 0)
                 n &+= 1
             }

@@ -124,7 +124,9 @@ extension TimelineApply {
         let slot = Int(t.target)
         guard ctx.slotActive(rig, slot) else { return }
         if direction == .mixOut {
-            if blend == .setup { SetupPose.setAttachment(cols, rig, ctx.r, slot: slot, setupAttachment(rig, ctx, slot)) }
+            if blend == .setup {
+                SetupPose.setAttachment(cols, rig, ctx.r, slot: slot, setupAttachment(rig, ctx, slot))
+            }
             return
         }
         let keys = TimelineKeys(t, rig)

@@ -38,7 +38,8 @@ enum VertexSystem {
                     gather(cols, r, boneCount: rig.boneCount, into: gathered)
                     gatheredRow = row
                 }
-                written = skin(cols, rig, r, slot: s, attachment: attachment, bones: gathered, into: vertices + used,
+                written = skin(
+                    cols, rig, r, slot: s, attachment: attachment, bones: gathered, into: vertices + used,
                     capacity: room)
             } else {
                 written = computeSlot(

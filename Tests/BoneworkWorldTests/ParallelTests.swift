@@ -45,11 +45,15 @@ struct ParallelTests {
 
     static let skeletons: [(skeleton: String, atlas: String, skin: String?, animations: [String], count: Int)] = [
         ("spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas", nil, ["walk", "run"], 40),
-        ("celestial-circus/celestial-circus-pro.skel", "celestial-circus/celestial-circus.atlas", nil,
-            ["swing", "wind-idle"], 20),
+        (
+            "celestial-circus/celestial-circus-pro.skel", "celestial-circus/celestial-circus.atlas", nil,
+            ["swing", "wind-idle"], 20
+        ),
         ("tank/tank-pro.skel", "tank/tank.atlas", nil, ["drive"], 8),
-        ("mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match.atlas", "full-skins/girl",
-            ["walk", "dance"], 20),
+        (
+            "mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match.atlas", "full-skins/girl",
+            ["walk", "dance"], 20
+        ),
     ]
 
     nonisolated(unsafe) static var loaded: [SkeletonData]?
@@ -240,8 +244,10 @@ struct ParallelTraceTests {
         let skin = reference["skin"] as? String
         let loop = reference["loop"] as? Bool ?? true
         let wanted = Set(frames.compactMap { $0["step"] as? Int })
-        let single = try PoseTrace(data: data, skin: skin, animation: animation, loop: loop, delta: Float(dt), steps: steps)
-            .run(recording: wanted)
+        let single = try PoseTrace(
+            data: data, skin: skin, animation: animation, loop: loop, delta: Float(dt), steps: steps
+        )
+        .run(recording: wanted)
         let singleByStep = Dictionary(single.map { ($0.step, $0.pose) }, uniquingKeysWith: { a, _ in a })
         let framesByStep = Dictionary(
             frames.compactMap { f in (f["step"] as? Int).map { ($0, f) } }, uniquingKeysWith: { a, _ in a })
@@ -300,5 +306,38 @@ extension ParallelTests {
         #expect(scheduler.chunkCount(rows: 8, costPerRow: 1_000) == 1)  // 8 µs in all
         #expect(scheduler.chunkCount(rows: 8, costPerRow: 20_000) == two)  // 4 rows make 80 µs
         #expect(scheduler.chunkCount(rows: 1000, costPerRow: 5_000) == two)
+    }
+}
+
+@Suite("Compact slot columns")
+struct CompactSlotColumnTests {
+    @Test("Colouring a slot no timeline colours adds a colour row to the batch; everything else is kept")
+    func colourRowOnDemand() throws {
+        let data = try Examples.spineboy()
+        let world = World(trackCount: 1)
+        let entities = try (0..<3).map { _ in try world.spawn(data) }
+        for e in entities { try world.setAnimation(e, track: 0, "walk", loop: true) }
+        for _ in 0..<5 { world.update(1 / 60) }
+        let head = Int(try #require(data.findSlot("head")))
+        let muzzle = Int(try #require(data.findSlot("muzzle")))
+        let batch = try world.locate(entities[0]).batch
+        #expect(batch.columns().colorRow(batch.rig.tables, batch.columns().rows(0), slot: head) < 0)
+        let before = try entities.map { try world.pose($0) }
+        let red = Color(1, 0, 0, 0.5)
+        try world.setSlotColor(entities[1], slot: head, red)
+        #expect(try world.slotColor(entities[1], slot: head) == red)
+        for (n, e) in entities.enumerated() {
+            let pose = try world.pose(e)
+            #expect(pose.bones == before[n].bones)
+            #expect(pose.colors[muzzle] == before[n].colors[muzzle])
+            if n != 1 { #expect(pose.colors == before[n].colors) }
+        }
+        for _ in 0..<5 { world.update(1 / 60) }
+        #expect(try world.slotColor(entities[1], slot: head) == red, "no timeline keys the head's colour")
+        #expect(try world.slotColor(entities[0], slot: head) == data.slots[head].color)
+        try world.despawn(entities[0])
+        #expect(try world.slotColor(entities[1], slot: head) == red)
+        let added = try world.spawn(data)
+        #expect(try world.slotColor(added, slot: head) == data.slots[head].color)
     }
 }

@@ -82,7 +82,9 @@ enum BenchCommand {
         o.block = try integer("--block", minimum: 1) ?? o.block
         o.minimumChunk = try integer("--min-chunk", minimum: 1) ?? o.minimumChunk
         if let text = p.value("--min-chunk-us") {
-            guard let v = Double(text), v >= 0, v.isFinite else { throw UsageError("--min-chunk-us needs microseconds >= 0") }
+            guard let v = Double(text), v >= 0, v.isFinite else {
+                throw UsageError("--min-chunk-us needs microseconds >= 0")
+            }
             o.minimumChunkMicroseconds = v
         }
         o.json = p.flag("--json")
@@ -123,7 +125,9 @@ enum BenchCommand {
         let profiler = bench.world.scheduler.profiler
         if o.frames > 0 {
             if let csv = o.csv { try profiler.csv().write(toFile: csv, atomically: true, encoding: .utf8) }
-            if let trace = o.trace { try profiler.chromeTrace().write(toFile: trace, atomically: true, encoding: .utf8) }
+            if let trace = o.trace {
+                try profiler.chromeTrace().write(toFile: trace, atomically: true, encoding: .utf8)
+            }
             if let chart = o.chart { try profiler.writeChart(to: chart) }
         }
         if o.json {

@@ -106,7 +106,8 @@ public final class FrameProfiler {
 
     private let starts: UnsafeMutablePointer<UInt64>
     private let walls: UnsafeMutablePointer<UInt64>
-    private let counts: UnsafeMutablePointer<Int>  // per frame: instances, batches, threads, chunks, draw calls, slices, dropped
+    /// Per frame: instances, batches, threads, chunks, draw calls, slices, dropped.
+    private let counts: UnsafeMutablePointer<Int>
     private static let countFields = 7
     private let systemWall: UnsafeMutablePointer<UInt64>
     private let systemCPU: UnsafeMutablePointer<UInt64>
@@ -136,7 +137,8 @@ public final class FrameProfiler {
         systemCPU = .allocate(capacity: n * s)
         systemCPU.initialize(repeating: 0, count: n * s)
         let empty = ProfileSlice(
-            thread: 0, chunk: 0, batch: 0, system: .animationState, rowStart: 0, rowEnd: 0, start: 0, duration: 0, cpu: 0)
+            thread: 0, chunk: 0, batch: 0, system: .animationState, rowStart: 0, rowEnd: 0, start: 0, duration: 0,
+            cpu: 0)
         slices = .allocate(capacity: n * self.slicesPerFrame)
         slices.initialize(repeating: empty, count: n * self.slicesPerFrame)
         records = .allocate(capacity: self.maxChunks)

@@ -30,7 +30,8 @@ extension FrameProfiler {
         let instances = records.last?.instances ?? 0
         let threads = records.map(\.threads).max() ?? 1
         return Chart(
-            title: title ?? "Frame time by system (\(instances) instances, \(threads) thread\(threads == 1 ? "" : "s"))",
+            title: title
+                ?? "Frame time by system (\(instances) instances, \(threads) thread\(threads == 1 ? "" : "s"))",
             xLabel: "frame", yLabel: "\(unit) (\(clock), all threads)", series: series, style: style, width: width,
             height: height, xStart: Double(records.first?.index ?? 0), xStep: 1)
     }
