@@ -21,7 +21,9 @@ enum InspectCommand {
         let features = SkeletonFeatures(data)
         if options.flag("--json") {
             let body = features.counts.map { "  \"\($0.key)\": \($0.value)" }.joined(separator: ",\n")
-            print("{\n  \"file\": \(jsonString(skeleton)),\n  \"version\": \(jsonString(data.version)),\n\(body)\n}")
+            print(
+                "{\n  \"file\": \(JSONText.quote(skeleton)),\n  \"version\": \(JSONText.quote(data.version)),\n\(body)\n}"
+            )
             return
         }
         printSummary(data, features: features)
@@ -55,25 +57,4 @@ enum InspectCommand {
             print("atlas       \(atlas.pages.count) page(s), \(atlas.regions.count) regions")
         }
     }
-}
-
-/// Escapes a string as a JSON string literal.
-func jsonString(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 {
-                out += String(format: "\\u%04x", scalar.value)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
 }
