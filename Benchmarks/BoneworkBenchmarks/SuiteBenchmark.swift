@@ -219,7 +219,12 @@ enum SuiteBenchmark {
             }
             cells.append(String(row.result.bytesPerInstance))
             if let bytes = row.result.allocatedBytes {
-                cells.append(bytes == 0 ? "0" : "\(bytes) B (dispatch)")
+                // Negative: the heap shrank (another thread released cached memory), nothing grew.
+                if bytes <= 0 {
+                    cells.append("0")
+                } else {
+                    cells.append(row.threads > 1 ? "\(bytes) B (dispatch)" : "\(bytes) B")
+                }
             } else {
                 cells.append("n/a")
             }

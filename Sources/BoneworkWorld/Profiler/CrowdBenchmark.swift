@@ -72,7 +72,8 @@ public struct CrowdResult: Sendable {
         let busiest = summary.busiestThreadCPU.scaled(1e-6)
         let allocations: String
         if let allocatedBytes {
-            allocations = allocatedBytes == 0 ? "0" : "null, \"allocated_bytes\": \(allocatedBytes)"
+            // Negative: the heap shrank during the frames (another thread released cached memory).
+            allocations = allocatedBytes <= 0 ? "0" : "null, \"allocated_bytes\": \(allocatedBytes)"
         } else {
             allocations = "null"
         }
