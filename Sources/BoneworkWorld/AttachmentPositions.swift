@@ -85,7 +85,7 @@ struct AttachmentWorldVertices {
         self.r = r
         vertices = rig.vertexPool + Int(rig.attVertexStart[attachment])
         bones = rig.attBoneCount[attachment] > 0 ? rig.bonePool + Int(rig.attBoneStart[attachment]) : nil
-        let hasDeform = cols.deformLength[r.slot(slot)] > 0
+        let hasDeform = cols.deformLength(rig, r, slot: slot) > 0
         deform = hasDeform ? cols.deform + (r.deform &+ Int(rig.slotDeformOffset[slot])) : nil
         slotBone = Int(rig.slotBone[slot])
     }

@@ -17,12 +17,20 @@ public final class Batch {
     public private(set) var count = 0
     public private(set) var capacity: Int
 
+    /// Per bone: local pose (7 fields) and world transform (6); the applied pose lives in
+    /// per-thread scratch (see `PoseScratch`).
     private var boneFloats: ColumnTable<Float>
     private var boneInherit: ColumnTable<UInt8>
-    private var slotFloats: ColumnTable<Float>
+    /// Per slot: attachment and attachment state.
     private var slotInts: ColumnTable<Int32>
+    /// Slot fields timelines change, one row per such slot (see `RigTables.slotColorRow`).
+    private var colorFloats: ColumnTable<Float>
+    private var darkFloats: ColumnTable<Float>
+    private var sequenceInts: ColumnTable<Int32>
+    private var deformLengths: ColumnTable<Int32>
     private var ikFloats: ColumnTable<Float>
     private var ikInts: ColumnTable<Int32>
+    private var ikFlags: ColumnTable<UInt8>
     private var transformFloats: ColumnTable<Float>
     private var pathFloats: ColumnTable<Float>
     private var physicsFloats: ColumnTable<Float>
@@ -32,15 +40,12 @@ public final class Batch {
     private var entities: ColumnTable<Entity>
     private var drawOrders: ColumnTable<Int32>
     private var deforms: ColumnTable<Float>
-    private var trackInts: ColumnTable<Int32>
-    private var trackFloats: ColumnTable<Float>
 
     /// Events raised since the last `clearEvents()` (the scheduler clears them each frame).
     var events: EventBuffer
-    /// Scratch for the event keys one track apply fires (global key index and key time).
-    let firedKeys: UnsafeMutablePointer<Int32>
-    let firedTimes: UnsafeMutablePointer<Float>
-    let firedCapacity: Int
+    /// Per slot: its row among the colour rows, -1 = the setup colour. Starts as the rig's
+    /// (slots colour timelines key); `ensureColorRow` adds slots application code colours.
+    private let colorRowOfSlot: UnsafeMutablePointer<Int32>
 
     /// Animation states of the rows (tracks, entries, mixing, events); see `AnimationState/`.
     public internal(set) var animationStates: AnimationStateStore
@@ -53,33 +58,31 @@ public final class Batch {
         self.capacity = cap
         let t = rig.tables
         let flat = ColumnLayout.instanceMajor
-        boneFloats = ColumnTable(fields: 20, perInstance: t.boneCount, layout: layout, capacity: cap, fill: 0)
-        boneInherit = ColumnTable(fields: 1, perInstance: t.boneCount, layout: layout, capacity: cap, fill: 0)
-        slotFloats = ColumnTable(fields: 7, perInstance: t.slotCount, layout: layout, capacity: cap, fill: 0)
-        slotInts = ColumnTable(fields: 5, perInstance: t.slotCount, layout: layout, capacity: cap, fill: 0)
+        boneFloats = ColumnTable(fields: 13, perInstance: t.boneCount, layout: layout, capacity: cap, fill: 0)
+        boneInherit = ColumnTable(fields: 1, perInstance: t.inheritBones, layout: layout, capacity: cap, fill: 0)
+        slotInts = ColumnTable(fields: 2, perInstance: t.slotCount, layout: layout, capacity: cap, fill: 0)
+        colorFloats = ColumnTable(fields: 4, perInstance: t.colorSlots, layout: layout, capacity: cap, fill: 0)
+        darkFloats = ColumnTable(fields: 3, perInstance: t.darkSlots, layout: layout, capacity: cap, fill: 0)
+        sequenceInts = ColumnTable(fields: 1, perInstance: t.sequenceSlots, layout: layout, capacity: cap, fill: 0)
+        deformLengths = ColumnTable(fields: 1, perInstance: t.deformSlots, layout: layout, capacity: cap, fill: 0)
         ikFloats = ColumnTable(fields: 2, perInstance: t.ikCount, layout: layout, capacity: cap, fill: 0)
-        ikInts = ColumnTable(fields: 3, perInstance: t.ikCount, layout: layout, capacity: cap, fill: 0)
+        ikInts = ColumnTable(fields: 1, perInstance: t.ikCount, layout: layout, capacity: cap, fill: 0)
+        ikFlags = ColumnTable(fields: 2, perInstance: t.ikCount, layout: layout, capacity: cap, fill: 0)
         transformFloats = ColumnTable(
             fields: 6, perInstance: t.transformCount, layout: layout, capacity: cap, fill: 0)
         pathFloats = ColumnTable(fields: 5, perInstance: t.pathCount, layout: layout, capacity: cap, fill: 0)
         physicsFloats = ColumnTable(
             fields: PhysicsField.count, perInstance: t.physicsCount, layout: layout, capacity: cap, fill: 0)
         physicsInts = ColumnTable(fields: 1, perInstance: t.physicsCount, layout: layout, capacity: cap, fill: 0)
-        instanceFloats = ColumnTable(fields: 6, perInstance: 1, layout: layout, capacity: cap, fill: 0)
-        instanceInts = ColumnTable(fields: 2, perInstance: 1, layout: layout, capacity: cap, fill: 0)
+        instanceFloats = ColumnTable(fields: 5, perInstance: 1, layout: layout, capacity: cap, fill: 0)
+        instanceInts = ColumnTable(fields: 1, perInstance: 1, layout: layout, capacity: cap, fill: 0)
         entities = ColumnTable(
             fields: 1, perInstance: 1, layout: layout, capacity: cap, fill: Entity(index: 0, generation: 0))
         drawOrders = ColumnTable(fields: 1, perInstance: t.slotCount, layout: flat, capacity: cap, fill: 0)
         deforms = ColumnTable(fields: 1, perInstance: rig.deformFloats, layout: flat, capacity: cap, fill: 0)
-        trackInts = ColumnTable(
-            fields: TrackColumns.intFields, perInstance: self.trackCount, layout: flat, capacity: cap, fill: 0)
-        trackFloats = ColumnTable(
-            fields: TrackColumns.floatFields, perInstance: self.trackCount, layout: flat, capacity: cap, fill: 0)
         events = EventBuffer(capacity: 256)
-        // A looping apply can fire each key twice (the end of one loop and the start of the next).
-        firedCapacity = 2 * rig.maxEventKeys + 2
-        firedKeys = .allocate(capacity: firedCapacity)
-        firedTimes = .allocate(capacity: firedCapacity)
+        colorRowOfSlot = .allocate(capacity: max(1, t.slotCount))
+        colorRowOfSlot.initialize(from: t.slotColorRow, count: t.slotCount)
         animationStates = Self.makeAnimationStates(rig, capacity: cap)
         animationStates.batch = self
     }
@@ -87,10 +90,14 @@ public final class Batch {
     deinit {
         boneFloats.free()
         boneInherit.free()
-        slotFloats.free()
         slotInts.free()
+        colorFloats.free()
+        darkFloats.free()
+        sequenceInts.free()
+        deformLengths.free()
         ikFloats.free()
         ikInts.free()
+        ikFlags.free()
         transformFloats.free()
         pathFloats.free()
         physicsFloats.free()
@@ -100,11 +107,8 @@ public final class Batch {
         entities.free()
         drawOrders.free()
         deforms.free()
-        trackInts.free()
-        trackFloats.free()
         events.free()
-        firedKeys.deallocate()
-        firedTimes.deallocate()
+        colorRowOfSlot.deallocate()
     }
 
     /// Calls `body` with the storage of every column table, as bytes (tests compare batches bit
@@ -116,10 +120,14 @@ public final class Batch {
         }
         visit(boneFloats)
         visit(boneInherit)
-        visit(slotFloats)
         visit(slotInts)
+        visit(colorFloats)
+        visit(darkFloats)
+        visit(sequenceInts)
+        visit(deformLengths)
         visit(ikFloats)
         visit(ikInts)
+        visit(ikFlags)
         visit(transformFloats)
         visit(pathFloats)
         visit(physicsFloats)
@@ -129,8 +137,6 @@ public final class Batch {
         visit(entities)
         visit(drawOrders)
         visit(deforms)
-        visit(trackInts)
-        visit(trackFloats)
     }
 
     /// Raw pointers to every column, valid until the next spawn.
@@ -139,22 +145,21 @@ public final class Batch {
         return BatchColumns(
             layout: layout, boneCount: t.boneCount, slotCount: t.slotCount, ikCount: t.ikCount,
             transformCount: t.transformCount, pathCount: t.pathCount, physicsCount: t.physicsCount,
-            trackCount: trackCount, deformFloats: rig.deformFloats,
+            colorSlots: colorFloats.perInstance, colorRowOfSlot: colorRowOfSlot, darkSlots: t.darkSlots,
+            sequenceSlots: t.sequenceSlots,
+            deformSlots: t.deformSlots, inheritBones: t.inheritBones, deformFloats: rig.deformFloats,
             x: boneFloats.field(0), y: boneFloats.field(1), rotation: boneFloats.field(2),
             scaleX: boneFloats.field(3), scaleY: boneFloats.field(4), shearX: boneFloats.field(5),
             shearY: boneFloats.field(6), inherit: boneInherit.field(0),
-            ax: boneFloats.field(7), ay: boneFloats.field(8), arotation: boneFloats.field(9),
-            ascaleX: boneFloats.field(10), ascaleY: boneFloats.field(11), ashearX: boneFloats.field(12),
-            ashearY: boneFloats.field(13),
-            a: boneFloats.field(14), b: boneFloats.field(15), c: boneFloats.field(16), d: boneFloats.field(17),
-            worldX: boneFloats.field(18), worldY: boneFloats.field(19),
-            colorR: slotFloats.field(0), colorG: slotFloats.field(1), colorB: slotFloats.field(2),
-            colorA: slotFloats.field(3), darkR: slotFloats.field(4), darkG: slotFloats.field(5),
-            darkB: slotFloats.field(6),
-            attachment: slotInts.field(0), attachmentState: slotInts.field(1), sequenceIndex: slotInts.field(2),
-            deformLength: slotInts.field(3), frame: slotInts.field(4),
+            a: boneFloats.field(7), b: boneFloats.field(8), c: boneFloats.field(9), d: boneFloats.field(10),
+            worldX: boneFloats.field(11), worldY: boneFloats.field(12),
+            colorR: colorFloats.field(0), colorG: colorFloats.field(1), colorB: colorFloats.field(2),
+            colorA: colorFloats.field(3), darkR: darkFloats.field(0), darkG: darkFloats.field(1),
+            darkB: darkFloats.field(2),
+            attachment: slotInts.field(0), attachmentState: slotInts.field(1), sequenceIndex: sequenceInts.field(0),
+            deformLength: deformLengths.field(0),
             ikMix: ikFloats.field(0), ikSoftness: ikFloats.field(1), ikBend: ikInts.field(0),
-            ikCompress: ikInts.field(1), ikStretch: ikInts.field(2),
+            ikCompress: ikFlags.field(0), ikStretch: ikFlags.field(1),
             tcMixRotate: transformFloats.field(0), tcMixX: transformFloats.field(1),
             tcMixY: transformFloats.field(2), tcMixScaleX: transformFloats.field(3),
             tcMixScaleY: transformFloats.field(4), tcMixShearY: transformFloats.field(5),
@@ -164,10 +169,8 @@ public final class Batch {
             physicsReset: physicsInts.field(0),
             time: instanceFloats.field(0), skeletonX: instanceFloats.field(1), skeletonY: instanceFloats.field(2),
             skeletonScaleX: instanceFloats.field(3), skeletonScaleY: instanceFloats.field(4),
-            stateTimeScale: instanceFloats.field(5),
-            plan: instanceInts.field(0), unkeyedState: instanceInts.field(1), entity: entities.field(0),
-            drawOrder: drawOrders.field(0), deform: deforms.field(0),
-            tracks: TrackColumns(ints: trackInts, floats: trackFloats))
+            plan: instanceInts.field(0), entity: entities.field(0),
+            drawOrder: drawOrders.field(0), deform: deforms.field(0))
     }
 
     // MARK: - Instances
@@ -187,7 +190,6 @@ public final class Batch {
         SetupPose.setBones(cols, rig.tables, rows)
         SetupPose.setSlots(cols, rig.tables, rows)
         PoseSystem.updateWorldTransforms(cols, rig.tables, rows)
-        events.reserve(max(256, capacity * 4))
         return row
     }
 
@@ -210,10 +212,14 @@ public final class Batch {
     private func copyRow(from source: Int, to target: Int) {
         boneFloats.copyInstance(from: source, to: target)
         boneInherit.copyInstance(from: source, to: target)
-        slotFloats.copyInstance(from: source, to: target)
         slotInts.copyInstance(from: source, to: target)
+        colorFloats.copyInstance(from: source, to: target)
+        darkFloats.copyInstance(from: source, to: target)
+        sequenceInts.copyInstance(from: source, to: target)
+        deformLengths.copyInstance(from: source, to: target)
         ikFloats.copyInstance(from: source, to: target)
         ikInts.copyInstance(from: source, to: target)
+        ikFlags.copyInstance(from: source, to: target)
         transformFloats.copyInstance(from: source, to: target)
         pathFloats.copyInstance(from: source, to: target)
         physicsFloats.copyInstance(from: source, to: target)
@@ -223,25 +229,26 @@ public final class Batch {
         entities.copyInstance(from: source, to: target)
         drawOrders.copyInstance(from: source, to: target)
         deforms.copyInstance(from: source, to: target)
-        trackInts.copyInstance(from: source, to: target)
-        trackFloats.copyInstance(from: source, to: target)
     }
 
     /// Makes room for `newCapacity` instances (rounded up to the layout's chunk size).
     public func reserve(_ newCapacity: Int) {
         let cap = layout.roundUp(newCapacity)
         if cap > capacity { grow(to: cap) }
-        events.reserve(max(256, capacity * 4))
         animationStates.reserveRows(capacity)
     }
 
     private func grow(to newCapacity: Int) {
         boneFloats.grow(to: newCapacity, keeping: count)
         boneInherit.grow(to: newCapacity, keeping: count)
-        slotFloats.grow(to: newCapacity, keeping: count)
         slotInts.grow(to: newCapacity, keeping: count)
+        colorFloats.grow(to: newCapacity, keeping: count)
+        darkFloats.grow(to: newCapacity, keeping: count)
+        sequenceInts.grow(to: newCapacity, keeping: count)
+        deformLengths.grow(to: newCapacity, keeping: count)
         ikFloats.grow(to: newCapacity, keeping: count)
         ikInts.grow(to: newCapacity, keeping: count)
+        ikFlags.grow(to: newCapacity, keeping: count)
         transformFloats.grow(to: newCapacity, keeping: count)
         pathFloats.grow(to: newCapacity, keeping: count)
         physicsFloats.grow(to: newCapacity, keeping: count)
@@ -251,12 +258,34 @@ public final class Batch {
         entities.grow(to: newCapacity, keeping: count)
         drawOrders.grow(to: newCapacity, keeping: count)
         deforms.grow(to: newCapacity, keeping: count)
-        trackInts.grow(to: newCapacity, keeping: count)
-        trackFloats.grow(to: newCapacity, keeping: count)
         capacity = newCapacity
     }
 
     // MARK: - Skeleton operations (outside frames)
+
+    /// Gives slot `s` a colour row in every instance (holding its current, setup colour), so
+    /// that its colour can change per instance.
+    func ensureColorRow(slot s: Int) {
+        guard s >= 0, s < rig.tables.slotCount, colorRowOfSlot[s] < 0 else { return }
+        let old = colorFloats
+        let rows = old.perInstance + 1
+        let fresh = ColumnTable<Float>(fields: 4, perInstance: rows, layout: layout, capacity: capacity, fill: 0)
+        let stride = layout.stride
+        let setup = rig.tables.slotColor + s * 4
+        for i in 0..<count {
+            let from = layout.base(i, perInstance: old.perInstance)
+            let to = layout.base(i, perInstance: rows)
+            for f in 0..<4 {
+                let source = old.field(f)
+                let target = fresh.field(f)
+                for k in 0..<old.perInstance { target[to + k * stride] = source[from + k * stride] }
+                target[to + old.perInstance * stride] = setup[f]
+            }
+        }
+        old.free()
+        colorFloats = fresh
+        colorRowOfSlot[s] = Int32(old.perInstance)
+    }
 
     /// Changes the skin of a row, as the reference's setSkin does: attachments shown from the old
     /// skin are replaced by the new skin's attachment of the same name (or, coming from no skin,
@@ -277,13 +306,13 @@ public final class Batch {
                 for entry in data.skins[Int(old - 1)].entries {
                     let i = rows.slot(Int(entry.slot))
                     if cols.attachment[i] == entry.attachment, let a = skinAttachment(entry.slot, entry.name) {
-                        SetupPose.setAttachment(cols, t, slotRow: i, a)
+                        SetupPose.setAttachment(cols, t, rows, slot: Int(entry.slot), a)
                     }
                 }
             } else {
                 for (s, slot) in data.slots.enumerated() where t.slotSetupKey[s] >= 0 {
                     if let a = skinAttachment(Int32(s), slot.attachmentName) {
-                        SetupPose.setAttachment(cols, t, slotRow: rows.slot(s), a)
+                        SetupPose.setAttachment(cols, t, rows, slot: s, a)
                     }
                 }
             }
@@ -302,55 +331,6 @@ public final class Batch {
     func updateWorldTransforms(row: Int) {
         let cols = columns()
         PoseSystem.updateWorldTransforms(cols, rig.tables, cols.rows(row))
-    }
-
-    /// Starts `animation` on a track of a row, replacing what the track played. (Mixing from the
-    /// previous entry and queued entries come with the full AnimationState.)
-    func setAnimation(row: Int, track: Int, animation: Int32, loop: Bool) {
-        let cols = columns()
-        let tr = cols.tracks
-        let i = cols.rows(row).track(track)
-        let duration = rig.tables.animDuration[Int(animation)]
-        tr.animation[i] = animation
-        tr.loop[i] = loop ? 1 : 0
-        tr.reverse[i] = 0
-        tr.shortestRotation[i] = 0
-        tr.holdPrevious[i] = 0
-        tr.mixBlend[i] = MixBlend.replace.rawValue
-        tr.mixingFrom[i] = -1
-        tr.trackTime[i] = 0
-        tr.trackLast[i] = -1
-        tr.nextTrackLast[i] = -1
-        tr.trackEnd[i] = .greatestFiniteMagnitude
-        tr.animationStart[i] = 0
-        tr.animationEnd[i] = duration
-        tr.animationLast[i] = -1
-        tr.nextAnimationLast[i] = -1
-        tr.delay[i] = 0
-        tr.timeScale[i] = 1
-        tr.alpha[i] = 1
-        tr.mixTime[i] = 0
-        tr.mixDuration[i] = 0
-        tr.interruptAlpha[i] = 1
-        tr.totalAlpha[i] = 0
-        tr.eventThreshold[i] = 0
-        tr.alphaAttachmentThreshold[i] = 0
-        tr.mixAttachmentThreshold[i] = 0
-        tr.mixDrawOrderThreshold[i] = 0
-        events.append(
-            FiredEvent(
-                entity: entity(atRow: row), track: Int32(track), type: .start, animation: animation, key: -1))
-    }
-
-    /// Empties a track (the pose keeps what was applied last).
-    func clearTrack(row: Int, track: Int) {
-        let cols = columns()
-        let i = cols.rows(row).track(track)
-        let animation = cols.tracks.animation[i]
-        guard animation >= 0 else { return }
-        cols.tracks.animation[i] = -1
-        events.append(
-            FiredEvent(entity: entity(atRow: row), track: Int32(track), type: .end, animation: animation, key: -1))
     }
 
     // MARK: - Events

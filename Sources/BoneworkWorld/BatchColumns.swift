@@ -2,7 +2,12 @@
 ///
 /// Per-element columns (bones, slots, constraints) are addressed through `InstanceRows`
 /// (`base + element * stride`, see `ColumnLayout`). Per-instance blocks (draw order, deform
-/// buffers, tracks) are always instance-major.
+/// buffers) are always instance-major. Slot colours, dark colours, sequence frames and deform
+/// lengths have rows only for the slots timelines change (`RigTables.slotColorRow` ...; see
+/// `SlotFields.swift`); the others keep their setup values.
+///
+/// The applied pose (`ax` ... `ashearY`) points into per-thread scratch while the pose system
+/// runs (`PoseScratch`): it is only needed while an instance's world transforms are computed.
 ///
 /// The pointers stay valid until the batch grows (a spawn past capacity); nothing in a frame
 /// spawns, so systems may hold them for the frame.
@@ -14,7 +19,13 @@ struct BatchColumns {
     var transformCount: Int
     var pathCount: Int
     var physicsCount: Int
-    var trackCount: Int
+    var colorSlots: Int
+    /// Per slot: its colour row, -1 = the setup colour (the batch's; see `Batch.ensureColorRow`).
+    var colorRowOfSlot: UnsafePointer<Int32>
+    var darkSlots: Int
+    var sequenceSlots: Int
+    var deformSlots: Int
+    var inheritBones: Int
     var deformFloats: Int
 
     // Local pose (what timelines write), per bone.
@@ -25,15 +36,17 @@ struct BatchColumns {
     var scaleY: UnsafeMutablePointer<Float>
     var shearX: UnsafeMutablePointer<Float>
     var shearY: UnsafeMutablePointer<Float>
+    /// Inherit modes of the bones inherit timelines key (compact rows, see `inheritMode`).
     var inherit: UnsafeMutablePointer<UInt8>
-    // Applied pose (what constraints produce and world transforms read), per bone.
-    var ax: UnsafeMutablePointer<Float>
-    var ay: UnsafeMutablePointer<Float>
-    var arotation: UnsafeMutablePointer<Float>
-    var ascaleX: UnsafeMutablePointer<Float>
-    var ascaleY: UnsafeMutablePointer<Float>
-    var ashearX: UnsafeMutablePointer<Float>
-    var ashearY: UnsafeMutablePointer<Float>
+    // Applied pose (what constraints produce and world transforms read), per bone: set by
+    // `PoseScratch.columns` to scratch rows; the batch stores none.
+    var ax: UnsafeMutablePointer<Float> = PoseScratch.unset
+    var ay: UnsafeMutablePointer<Float> = PoseScratch.unset
+    var arotation: UnsafeMutablePointer<Float> = PoseScratch.unset
+    var ascaleX: UnsafeMutablePointer<Float> = PoseScratch.unset
+    var ascaleY: UnsafeMutablePointer<Float> = PoseScratch.unset
+    var ashearX: UnsafeMutablePointer<Float> = PoseScratch.unset
+    var ashearY: UnsafeMutablePointer<Float> = PoseScratch.unset
     // World transform, per bone.
     var a: UnsafeMutablePointer<Float>
     var b: UnsafeMutablePointer<Float>
@@ -42,7 +55,7 @@ struct BatchColumns {
     var worldX: UnsafeMutablePointer<Float>
     var worldY: UnsafeMutablePointer<Float>
 
-    // Slots.
+    // Slots (colours, dark colours, sequence frames and deform lengths: compact rows).
     var colorR: UnsafeMutablePointer<Float>
     var colorG: UnsafeMutablePointer<Float>
     var colorB: UnsafeMutablePointer<Float>
@@ -52,22 +65,19 @@ struct BatchColumns {
     var darkB: UnsafeMutablePointer<Float>
     /// The current attachment (index into `SkeletonData.attachments`), -1 = none.
     var attachment: UnsafeMutablePointer<Int32>
-    /// Which apply last keyed the attachment (see `AnimationApplySystem`).
+    /// Which apply last keyed the attachment (see `StateKernel.apply`).
     var attachmentState: UnsafeMutablePointer<Int32>
     /// The frame of a sequence attachment, -1 = the sequence's setup frame.
     var sequenceIndex: UnsafeMutablePointer<Int32>
     /// Floats in use in the slot's deform buffer (0 = no deform).
     var deformLength: UnsafeMutablePointer<Int32>
-    /// The attachment image to draw (index into `SkeletonData.attachmentFrames`, sequence frame
-    /// resolved), -1 when the slot draws nothing; written by `SlotSystem`.
-    var frame: UnsafeMutablePointer<Int32>
 
     // IK constraints.
     var ikMix: UnsafeMutablePointer<Float>
     var ikSoftness: UnsafeMutablePointer<Float>
     var ikBend: UnsafeMutablePointer<Int32>
-    var ikCompress: UnsafeMutablePointer<Int32>
-    var ikStretch: UnsafeMutablePointer<Int32>
+    var ikCompress: UnsafeMutablePointer<UInt8>
+    var ikStretch: UnsafeMutablePointer<UInt8>
     // Transform constraints.
     var tcMixRotate: UnsafeMutablePointer<Float>
     var tcMixX: UnsafeMutablePointer<Float>
@@ -92,17 +102,13 @@ struct BatchColumns {
     var skeletonY: UnsafeMutablePointer<Float>
     var skeletonScaleX: UnsafeMutablePointer<Float>
     var skeletonScaleY: UnsafeMutablePointer<Float>
-    var stateTimeScale: UnsafeMutablePointer<Float>
     /// The update plan (0 = no skin, s + 1 = skin s).
     var plan: UnsafeMutablePointer<Int32>
-    var unkeyedState: UnsafeMutablePointer<Int32>
     var entity: UnsafeMutablePointer<Entity>
 
     // Per-instance blocks.
     var drawOrder: UnsafeMutablePointer<Int32>
     var deform: UnsafeMutablePointer<Float>
-
-    var tracks: TrackColumns
 
     /// Where instance `i`'s rows start in each column.
     @inline(__always)
@@ -115,10 +121,14 @@ struct BatchColumns {
             transform: layout.base(i, perInstance: transformCount),
             path: layout.base(i, perInstance: pathCount),
             physics: layout.base(i, perInstance: physicsCount),
+            color: layout.base(i, perInstance: colorSlots),
+            dark: layout.base(i, perInstance: darkSlots),
+            sequence: layout.base(i, perInstance: sequenceSlots),
+            deformSlot: layout.base(i, perInstance: deformSlots),
+            inherit: layout.base(i, perInstance: inheritBones),
             stride: layout.stride,
             drawOrder: i &* slotCount,
-            deform: i &* deformFloats,
-            track: i &* trackCount)
+            deform: i &* deformFloats)
     }
 }
 
@@ -131,11 +141,16 @@ struct InstanceRows {
     var transform: Int
     var path: Int
     var physics: Int
+    // Compact slot field rows (see `SlotFields.swift`).
+    var color: Int
+    var dark: Int
+    var sequence: Int
+    var deformSlot: Int
+    var inherit: Int
     /// Distance between consecutive elements of the instance in per-element columns.
     var stride: Int
     var drawOrder: Int
     var deform: Int
-    var track: Int
 
     @inline(__always) func bone(_ k: Int) -> Int { bone &+ k &* stride }
     @inline(__always) func slot(_ k: Int) -> Int { slot &+ k &* stride }
@@ -143,7 +158,11 @@ struct InstanceRows {
     @inline(__always) func transform(_ k: Int) -> Int { transform &+ k &* stride }
     @inline(__always) func path(_ k: Int) -> Int { path &+ k &* stride }
     @inline(__always) func physics(_ k: Int) -> Int { physics &+ k &* stride }
-    @inline(__always) func track(_ k: Int) -> Int { track &+ k }
+    @inline(__always) func color(_ k: Int) -> Int { color &+ k &* stride }
+    @inline(__always) func dark(_ k: Int) -> Int { dark &+ k &* stride }
+    @inline(__always) func sequence(_ k: Int) -> Int { sequence &+ k &* stride }
+    @inline(__always) func deformSlot(_ k: Int) -> Int { deformSlot &+ k &* stride }
+    @inline(__always) func inherit(_ k: Int) -> Int { inherit &+ k &* stride }
 }
 
 /// Indices of the physics constraint fields in `BatchColumns.physics` (each field is a column
@@ -192,71 +211,4 @@ public enum MixBlend: Int32, Sendable {
 public enum MixDirection: Sendable {
     case mixIn
     case mixOut
-}
-
-/// Per-track animation state, `trackCount` entries per instance (index `InstanceRows.track(t)`).
-/// The fields follow the reference's TrackEntry, so that mixing and queues fit without a new
-/// layout; this systems use one looping track without mixing.
-struct TrackColumns {
-    /// The animation index, -1 = empty track.
-    var animation: UnsafeMutablePointer<Int32>
-    var loop: UnsafeMutablePointer<Int32>
-    var reverse: UnsafeMutablePointer<Int32>
-    var shortestRotation: UnsafeMutablePointer<Int32>
-    var holdPrevious: UnsafeMutablePointer<Int32>
-    /// `MixBlend` raw value.
-    var mixBlend: UnsafeMutablePointer<Int32>
-    /// Reserved for mixing: the track entry slot mixing out, -1 = none.
-    var mixingFrom: UnsafeMutablePointer<Int32>
-    var trackTime: UnsafeMutablePointer<Float>
-    var trackLast: UnsafeMutablePointer<Float>
-    var nextTrackLast: UnsafeMutablePointer<Float>
-    var trackEnd: UnsafeMutablePointer<Float>
-    var animationStart: UnsafeMutablePointer<Float>
-    var animationEnd: UnsafeMutablePointer<Float>
-    var animationLast: UnsafeMutablePointer<Float>
-    var nextAnimationLast: UnsafeMutablePointer<Float>
-    var delay: UnsafeMutablePointer<Float>
-    var timeScale: UnsafeMutablePointer<Float>
-    var alpha: UnsafeMutablePointer<Float>
-    var mixTime: UnsafeMutablePointer<Float>
-    var mixDuration: UnsafeMutablePointer<Float>
-    var interruptAlpha: UnsafeMutablePointer<Float>
-    var totalAlpha: UnsafeMutablePointer<Float>
-    var eventThreshold: UnsafeMutablePointer<Float>
-    var alphaAttachmentThreshold: UnsafeMutablePointer<Float>
-    var mixAttachmentThreshold: UnsafeMutablePointer<Float>
-    var mixDrawOrderThreshold: UnsafeMutablePointer<Float>
-
-    static let intFields = 7
-    static let floatFields = 19
-
-    init(ints: ColumnTable<Int32>, floats: ColumnTable<Float>) {
-        animation = ints.field(0)
-        loop = ints.field(1)
-        reverse = ints.field(2)
-        shortestRotation = ints.field(3)
-        holdPrevious = ints.field(4)
-        mixBlend = ints.field(5)
-        mixingFrom = ints.field(6)
-        trackTime = floats.field(0)
-        trackLast = floats.field(1)
-        nextTrackLast = floats.field(2)
-        trackEnd = floats.field(3)
-        animationStart = floats.field(4)
-        animationEnd = floats.field(5)
-        animationLast = floats.field(6)
-        nextAnimationLast = floats.field(7)
-        delay = floats.field(8)
-        timeScale = floats.field(9)
-        alpha = floats.field(10)
-        mixTime = floats.field(11)
-        mixDuration = floats.field(12)
-        interruptAlpha = floats.field(13)
-        totalAlpha = floats.field(14)
-        eventThreshold = floats.field(15)
-        alphaAttachmentThreshold = floats.field(16)
-        mixAttachmentThreshold = floats.field(17)
-        mixDrawOrderThreshold = floats.field(18)
-    }
 }

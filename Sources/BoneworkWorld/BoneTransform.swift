@@ -13,16 +13,19 @@ enum BoneTransform {
     @inline(__always)
     static func update(
         _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int,
-        x: Float, y: Float, rotation: Float, scaleX: Float, scaleY: Float, shearX: Float, shearY: Float
+        x: Float, y: Float, rotation: Float, scaleX: Float, scaleY: Float, shearX: Float, shearY: Float,
+        storeApplied: Bool = true
     ) {
         let i = r.bone(k)
-        cols.ax[i] = x
-        cols.ay[i] = y
-        cols.arotation[i] = rotation
-        cols.ascaleX[i] = scaleX
-        cols.ascaleY[i] = scaleY
-        cols.ashearX[i] = shearX
-        cols.ashearY[i] = shearY
+        if storeApplied {
+            cols.ax[i] = x
+            cols.ay[i] = y
+            cols.arotation[i] = rotation
+            cols.ascaleX[i] = scaleX
+            cols.ascaleY[i] = scaleY
+            cols.ashearX[i] = shearX
+            cols.ashearY[i] = shearY
+        }
         let sx = cols.skeletonScaleX[r.instance]
         let sy = cols.skeletonScaleY[r.instance]
         let parent = Int(rig.boneParent[k])
@@ -48,7 +51,8 @@ enum BoneTransform {
         var b: Float
         var c: Float
         var d: Float
-        switch cols.inherit[i] {
+        let inherit = cols.inheritMode(rig, r, bone: k)
+        switch inherit {
         case Inherit.onlyTranslation.rawValue:
             let rx = Trig.sinCos((rotation + shearX) * degRad)
             let ry = Trig.sinCos((rotation + 90 + shearY) * degRad)
@@ -90,7 +94,7 @@ enum BoneTransform {
             za *= s
             zc *= s
             s = (za * za + zc * zc).squareRoot()
-            if cols.inherit[i] == Inherit.noScale.rawValue && (pa * pd - pb * pc < 0) != ((sx < 0) != (sy < 0)) {
+            if inherit == Inherit.noScale.rawValue && (pa * pd - pb * pc < 0) != ((sx < 0) != (sy < 0)) {
                 s = -s
             }
             let zr = Trig.sinCos(halfPi + SpineMath.atan2(zc, za))
@@ -129,9 +133,11 @@ enum BoneTransform {
     @inline(__always)
     static func updateFromApplied(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
         let i = r.bone(k)
+        // The applied pose is already what it would store.
         update(
             cols, rig, r, bone: k, x: cols.ax[i], y: cols.ay[i], rotation: cols.arotation[i],
-            scaleX: cols.ascaleX[i], scaleY: cols.ascaleY[i], shearX: cols.ashearX[i], shearY: cols.ashearY[i])
+            scaleX: cols.ascaleX[i], scaleY: cols.ascaleY[i], shearX: cols.ashearX[i], shearY: cols.ashearY[i],
+            storeApplied: false)
     }
 
     /// Recomputes bone `k`'s applied pose from its world transform (after a constraint wrote the
@@ -173,7 +179,7 @@ enum BoneTransform {
         let rb: Float
         let rc: Float
         let rd: Float
-        let inherit = cols.inherit[i]
+        let inherit = cols.inheritMode(rig, r, bone: k)
         if inherit == Inherit.onlyTranslation.rawValue {
             ra = a
             rb = b

@@ -58,6 +58,22 @@ struct RigTables {
     /// Setup dark colour, 3 floats per slot (0 when the slot has none).
     var slotDark: UnsafePointer<Float>
     var slotHasDark: UnsafePointer<UInt8>
+    /// Slot fields timelines can change get a per-instance row; the others keep their setup value
+    /// (no per-instance copy). Per slot: its row among the instance's colour rows (rgba, rgb,
+    /// alpha, rgba2, rgb2 timelines), dark colour rows (rgba2, rgb2), sequence rows (sequence
+    /// timelines) and deform rows (deform timelines); -1 = none.
+    var slotColorRow: UnsafePointer<Int32>
+    var slotDarkRow: UnsafePointer<Int32>
+    var slotSequenceRow: UnsafePointer<Int32>
+    var slotDeformRow: UnsafePointer<Int32>
+    var colorSlots: Int
+    var darkSlots: Int
+    var sequenceSlots: Int
+    var deformSlots: Int
+    /// Per bone: its row among the instance's inherit rows (bones inherit timelines key), -1 =
+    /// the setup inherit mode always applies.
+    var boneInheritRow: UnsafePointer<Int32>
+    var inheritBones: Int
     /// The key of the slot's setup attachment name, -1 when it has none.
     var slotSetupKey: UnsafePointer<Int32>
     /// Where each slot's deform buffer starts inside an instance's deform block.
@@ -212,6 +228,9 @@ public final class CompiledSkeleton: @unchecked Sendable {
         var animTimelineCount: [Int32] = []
         var maxEventKeys = 0
         var deformNeed = [Int](repeating: 0, count: slotCount)
+        // Per slot, which fields timelines change: 1 colour, 2 dark colour, 4 sequence, 8 deform.
+        var slotFieldUse = [UInt8](repeating: 0, count: slotCount)
+        var inheritUse = [Bool](repeating: false, count: boneCount)
         for (a, animation) in data.animations.enumerated() {
             let frameBase = Int32(framePool.count)
             let curveBase = Int32(curvePool.count)
@@ -230,10 +249,20 @@ public final class CompiledSkeleton: @unchecked Sendable {
                     kindRaw: t.kind.rawValue, target: t.target, attachment: t.attachment, frameCount: t.frameCount,
                     frames: frameBase + t.framesStart, curves: curveBase + max(0, t.curvesStart),
                     curvesCount: t.curvesCount, values: 0, valueStride: t.valueStride)
+                let slotTarget = t.target >= 0 && Int(t.target) < slotCount ? Int(t.target) : -1
                 switch t.kind {
+                case .inherit:
+                    if t.target >= 0 && Int(t.target) < boneCount { inheritUse[Int(t.target)] = true }
+                case .rgba, .rgb, .alpha:
+                    if slotTarget >= 0 { slotFieldUse[slotTarget] |= 1 }
+                case .rgba2, .rgb2:
+                    if slotTarget >= 0 { slotFieldUse[slotTarget] |= 3 }
+                case .sequence:
+                    if slotTarget >= 0 { slotFieldUse[slotTarget] |= 4 }
                 case .deform:
                     c.values = frameBase + t.valuesStart
                     deformNeed[Int(t.target)] = max(deformNeed[Int(t.target)], Int(t.valueStride))
+                    if slotTarget >= 0 { slotFieldUse[slotTarget] |= 8 }
                 case .attachment:
                     c.values = intBase + t.valuesStart
                     for f in 0..<Int(t.frameCount) {
@@ -298,10 +327,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
                     vertexNeed[s] = max(vertexNeed[s], 8)
                 case .mesh:
                     vertexNeed[s] = max(vertexNeed[s], Int(a.worldVerticesLength))
-                    deformNeed[s] = max(deformNeed[s], Self.deformLength(a))
-                case .boundingBox, .path, .clipping:
-                    deformNeed[s] = max(deformNeed[s], Self.deformLength(a))
-                case .point:
+                case .boundingBox, .path, .clipping, .point:
                     break
                 }
             }
@@ -396,6 +422,31 @@ public final class CompiledSkeleton: @unchecked Sendable {
                 ].map { $0 ? 1 : 0 })
         }
 
+        // Deform buffers only for slots deform timelines write (only they set a deform length).
+        func rows(_ bit: UInt8) -> (rows: [Int32], count: Int) {
+            var rows: [Int32] = []
+            var n: Int32 = 0
+            for use in slotFieldUse {
+                if use & bit != 0 {
+                    rows.append(n)
+                    n += 1
+                } else {
+                    rows.append(-1)
+                }
+            }
+            return (rows, Int(n))
+        }
+        let colorRows = rows(1)
+        let darkRows = rows(2)
+        let sequenceRows = rows(4)
+        let deformRows = rows(8)
+        var inheritRows: [Int32] = []
+        var inheritBones: Int32 = 0
+        for used in inheritUse {
+            inheritRows.append(used ? inheritBones : -1)
+            if used { inheritBones += 1 }
+        }
+
         tables = RigTables(
             boneCount: boneCount, slotCount: slotCount, ikCount: data.ikConstraints.count,
             transformCount: data.transformConstraints.count, pathCount: data.pathConstraints.count,
@@ -413,6 +464,10 @@ public final class CompiledSkeleton: @unchecked Sendable {
                     return [d.r, d.g, d.b]
                 }),
             slotHasDark: b.freeze(data.slots.map { $0.darkColor == nil ? 0 : 1 }),
+            slotColorRow: b.freeze(colorRows.rows), slotDarkRow: b.freeze(darkRows.rows),
+            slotSequenceRow: b.freeze(sequenceRows.rows), slotDeformRow: b.freeze(deformRows.rows),
+            colorSlots: colorRows.count, darkSlots: darkRows.count, sequenceSlots: sequenceRows.count,
+            deformSlots: deformRows.count, boneInheritRow: b.freeze(inheritRows), inheritBones: Int(inheritBones),
             slotSetupKey: b.freeze(slotSetupKey),
             slotDeformOffset: b.freeze(slotDeformOffset),
             slotVertexOffset: b.freeze(slotVertexOffset),

@@ -13,9 +13,10 @@ public struct FiredEvent: Sendable, Equatable, BitwiseCopyable {
     public var key: Int32
 }
 
-/// A fixed-capacity list of fired events, filled by systems without allocating. When full,
-/// further events are counted in `dropped` instead of stored; the batch sizes it so that a
-/// frame's events fit (`Batch.reserveEvents`).
+/// The list of events a batch delivered during a frame (filled on the calling thread, when the
+/// animation states deliver their events). It keeps its capacity between frames and doubles it
+/// when a frame raises more events than any before, so steady frames do not allocate and
+/// nothing is sized per instance up front. `dropped` stays for callers that check it (always 0).
 struct EventBuffer {
     private(set) var storage: UnsafeMutablePointer<FiredEvent>
     private(set) var capacity: Int
@@ -29,12 +30,9 @@ struct EventBuffer {
 
     @inline(__always)
     mutating func append(_ event: FiredEvent) {
-        if count < capacity {
-            storage[count] = event
-            count &+= 1
-        } else {
-            dropped &+= 1
-        }
+        if count == capacity { reserve(capacity * 2) }
+        storage[count] = event
+        count &+= 1
     }
 
     mutating func clear() {
@@ -42,7 +40,7 @@ struct EventBuffer {
         dropped = 0
     }
 
-    /// Grows to at least `newCapacity` (outside frames only).
+    /// Grows to at least `newCapacity`.
     mutating func reserve(_ newCapacity: Int) {
         guard newCapacity > capacity else { return }
         let fresh = UnsafeMutablePointer<FiredEvent>.allocate(capacity: newCapacity)

@@ -60,7 +60,7 @@ enum IKSolver {
         var rotationIK = -cols.ashearX[i] - cols.arotation[i]
         var tx: Float = 0
         var ty: Float = 0
-        let inherit = cols.inherit[i]
+        let inherit = cols.inheritMode(rig, r, bone: k)
         if inherit == Inherit.onlyTranslation.rawValue {
             tx = (targetX - cols.worldX[i]) * sign(sx)
             ty = (targetY - cols.worldY[i]) * sign(sy)
@@ -122,7 +122,10 @@ enum IKSolver {
     ) {
         let pi_ = r.bone(pk)
         let ci = r.bone(ck)
-        guard cols.inherit[pi_] == Inherit.normal.rawValue && cols.inherit[ci] == Inherit.normal.rawValue else {
+        guard
+            cols.inheritMode(rig, r, bone: pk) == Inherit.normal.rawValue
+                && cols.inheritMode(rig, r, bone: ck) == Inherit.normal.rawValue
+        else {
             return
         }
         let bendDir = Float(bendDirection)

@@ -68,11 +68,11 @@ extension World {
         return (cols, cols.rows(row).bone(bone))
     }
 
-    private func checked(_ entity: Entity, slot: Int) throws -> (BatchColumns, Int, Batch) {
+    private func checked(_ entity: Entity, slot: Int) throws -> (BatchColumns, InstanceRows, Batch) {
         let (batch, row) = try locate(entity)
         guard slot >= 0, slot < batch.data.slots.count else { throw InstanceAccessError.slotOutOfRange(slot) }
         let cols = batch.columns()
-        return (cols, cols.rows(row).slot(slot), batch)
+        return (cols, cols.rows(row), batch)
     }
 
     /// The skeleton data an instance was spawned from.
@@ -114,12 +114,22 @@ extension World {
     }
 
     public func slotColor(_ entity: Entity, slot: Int) throws -> Color {
-        let (c, i, _) = try checked(entity, slot: slot)
-        return Color(c.colorR[i], c.colorG[i], c.colorB[i], c.colorA[i])
+        let (c, r, batch) = try checked(entity, slot: slot)
+        let color = c.slotColor(batch.rig.tables, r, slot: slot)
+        return Color(color.0, color.1, color.2, color.3)
     }
 
+    /// Sets a slot's colour (the first time for a slot no timeline colours, every instance of the
+    /// batch gets a colour row for it: storage grows, outside frames).
     public func setSlotColor(_ entity: Entity, slot: Int, _ color: Color) throws {
-        let (c, i, _) = try checked(entity, slot: slot)
+        var (c, r, batch) = try checked(entity, slot: slot)
+        if c.colorRow(batch.rig.tables, r, slot: slot) < 0 {
+            batch.ensureColorRow(slot: slot)
+            c = batch.columns()
+            r = c.rows(r.instance)
+        }
+        let i = c.colorRow(batch.rig.tables, r, slot: slot)
+        guard i >= 0 else { return }
         c.colorR[i] = color.r
         c.colorG[i] = color.g
         c.colorB[i] = color.b
@@ -128,17 +138,17 @@ extension World {
 
     /// The slot's attachment (index into `SkeletonData.attachments`), -1 when none.
     public func slotAttachment(_ entity: Entity, slot: Int) throws -> Int32 {
-        let (c, i, _) = try checked(entity, slot: slot)
-        return c.attachment[i]
+        let (c, r, _) = try checked(entity, slot: slot)
+        return c.attachment[r.slot(slot)]
     }
 
     /// Shows `attachment` (index into `SkeletonData.attachments`, -1 = none) in a slot.
     public func setSlotAttachment(_ entity: Entity, slot: Int, _ attachment: Int32) throws {
-        let (c, i, batch) = try checked(entity, slot: slot)
+        let (c, r, batch) = try checked(entity, slot: slot)
         guard attachment >= -1, Int(attachment) < batch.data.attachments.count else {
             throw InstanceAccessError.attachmentOutOfRange(attachment)
         }
-        SetupPose.setAttachment(c, batch.rig.tables, slotRow: i, attachment)
+        SetupPose.setAttachment(c, batch.rig.tables, r, slot: slot, attachment)
     }
 
     /// The instance's position and scale (applied to the root bone's world transform).

@@ -44,15 +44,20 @@ extension Batch {
             let i = r.slot(s)
             let attachment = Int(cols.attachment[i])
             pose.attachments.append(attachment >= 0 ? data.attachments[attachment].name : nil)
-            pose.colors.append([cols.colorR[i], cols.colorG[i], cols.colorB[i], cols.colorA[i]])
-            pose.darkColors.append([cols.darkR[i], cols.darkG[i], cols.darkB[i]])
+            let color = cols.slotColor(t, r, slot: s)
+            pose.colors.append([color.0, color.1, color.2, color.3])
+            let dark = cols.slotDark(t, r, slot: s)
+            pose.darkColors.append([dark.0, dark.1, dark.2])
             pose.drawOrder.append(Int(cols.drawOrder[r.drawOrder + s]))
             var vertices: [Float]? = nil
             if attachment >= 0 {
                 let capacity = Int(t.slotVertexOffset[s + 1] - t.slotVertexOffset[s])
                 var buffer = [Float](repeating: 0, count: max(1, capacity))
+                let frame = SlotSystem.imageFrame(cols, t, r, slot: s, attachment: attachment)
                 let written = buffer.withUnsafeMutableBufferPointer {
-                    VertexSystem.computeSlot(cols, t, r, slot: s, into: $0.baseAddress!, capacity: capacity)
+                    VertexSystem.computeSlot(
+                        cols, t, r, slot: s, attachment: attachment, frame: frame, into: $0.baseAddress!,
+                        capacity: capacity)
                 }
                 if written > 0 { vertices = Array(buffer.prefix(written)) }
             }

@@ -4,26 +4,37 @@
 //   CompiledSkeleton.swift   a SkeletonData flattened once into raw tables (`RigTables`): setup
 //                            values, constraint bone lists, attachment geometry, every animation's
 //                            timelines in shared pools, per skin an update program and a dense
-//                            (slot, attachment name) -> attachment table.
+//                            (slot, attachment name) -> attachment table, and which slot fields
+//                            and inherit modes timelines change.
 //   UpdateProgram.swift      the per-skin order of bone updates and constraint solves.
 //   Batch.swift              every instance of one SkeletonData; each per-instance quantity is a
-//                            column (`ColumnTable`), addressed through `ColumnLayout`.
+//                            column (`ColumnTable`), addressed through `ColumnLayout`. Only what
+//                            can differ from setup is stored (SlotFields.swift): colours, dark
+//                            colours, sequence frames, deform lengths and inherit modes have rows
+//                            for the slots / bones timelines (or application code) change.
 //   BatchColumns.swift       raw pointers to a batch's columns for one system run, and
 //                            `InstanceRows` (where one instance's rows start).
 //   World.swift, Entity.swift  batches per SkeletonData and generational entity handles.
 //   SetupPose.swift          setup pose of one instance, and the slot attachment rule.
+//   AnimationState/          tracks, entries, mixing and events per row (`AnimationStateStore`).
 //
-// Systems, run in this order by `Scheduler` each frame (each a plain function over a range of
-// a batch's instances):
-//   1 AnimationStateSystem   advances track times.
-//   2 AnimationApplySystem   applies tracks' timelines to the local pose (TimelineApply*.swift:
+// Systems, run by `Scheduler` each frame over chunks of a batch's rows, on 1 ... cores threads
+// (`DispatchQueue.concurrentPerform`), all systems on a block of rows before the next block:
+//   1 animation state        `StateKernel.update`: track times, queued entries, mixes, ends.
+//   2 timeline apply         `StateKernel.apply`: timelines to the local pose (TimelineApply*.swift:
 //                            a function per timeline family; TimelineKeys.swift: key search,
-//                            curves and blend rules), fires events, restores unkeyed attachments.
-//   3 PoseSystem             runs the update program: BoneTransform (world transform for every
-//                            inherit mode), IKSolver, TransformConstraintSolver. Path and physics
-//                            steps are placeholders until their systems exist.
-//   4 SlotSystem             resolves the image each slot draws (sequence frames).
-//   5 VertexSystem           world vertices of regions and meshes (weights, deform).
+//                            curves and blend rules), events, unkeyed attachments restored.
+//   3 PoseSystem             the skeleton clock, then the update program: BoneTransform (world
+//                            transform for every inherit mode), IKSolver, TransformConstraintSolver,
+//                            PathConstraintSolver, PhysicsConstraintSolver; the applied pose lives
+//                            in per-thread scratch (`PoseScratch`).
+//   4 SlotSystem             the draw list: visible slots in draw order with their images.
+//   5 VertexSystem           world vertices of the listed regions and meshes (weights, deform) into
+//                            per-chunk scratch (`VertexScratch`), handed to `Scheduler.vertexHandler`.
+//   Events are delivered on the calling thread in row order after the state systems.
 //
-// Tools: InstancePose.swift (a copy of one pose for inspection), PoseTrace.swift (replays the
-// reference's pose-trace procedure), Trig.swift (sine/cosine pairs bit-equal to libm rounded).
+// Profiler/                  the per-frame profiler (`FrameProfiler`: ring buffer, summaries,
+//                            CSV, trace-event JSON, PNG chart) and the crowd benchmark workload.
+// Tools: InstancePose.swift (a copy of one pose for inspection), PoseView.swift (read views for
+// drawing), PoseTrace.swift (replays the reference's pose-trace procedure), Trig.swift
+// (sine/cosine pairs bit-equal to libm rounded).

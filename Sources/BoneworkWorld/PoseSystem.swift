@@ -4,19 +4,37 @@ import BoneworkFormat
 /// (`UpdateProgram`): the local pose is copied to the applied pose, then bones are transformed
 /// and constraints solved in program order.
 enum PoseSystem {
-    static func update(_ cols: BatchColumns, _ rig: RigTables, range: Range<Int>, physics: Physics = .update) {
-        PathConstraintSolver.withScratch(rig) { scratch in
-            for instance in range {
-                updateWorldTransforms(cols, rig, cols.rows(instance), physics: physics, scratch: scratch)
-            }
+    /// Poses `range` with the caller's scratch (a frame's worker passes its chunk's).
+    static func update(
+        _ cols: BatchColumns, _ rig: RigTables, range: Range<Int>, physics: Physics = .update, scratch: PoseScratch
+    ) {
+        let path = rig.pathCount > 0 ? scratch.path : nil
+        for instance in range {
+            let r = cols.rows(instance)
+            pose(scratch.columns(cols, r), rig, r, physics: physics, pathScratch: path)
         }
     }
 
-    /// The reference's Skeleton::updateWorldTransform for one instance.
-    @inline(__always)
+    /// Poses `range` with scratch of its own (outside frames: allocates).
+    static func update(_ cols: BatchColumns, _ rig: RigTables, range: Range<Int>, physics: Physics = .update) {
+        let scratch = PoseScratch()
+        scratch.reserve(rig, stride: cols.layout.stride)
+        update(cols, rig, range: range, physics: physics, scratch: scratch)
+    }
+
+    /// One instance's world transforms, outside frames (allocates scratch).
     static func updateWorldTransforms(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics = .update,
-        scratch: UnsafeMutablePointer<Float>? = nil
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics = .update
+    ) {
+        update(cols, rig, range: r.instance..<(r.instance + 1), physics: physics)
+    }
+
+    /// The reference's Skeleton::updateWorldTransform for one instance; `cols`' applied pose
+    /// points at scratch (`PoseScratch.columns`).
+    @inline(__always)
+    static func pose(
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics,
+        pathScratch: UnsafeMutablePointer<Float>?
     ) {
         let boneCount = rig.boneCount
         if r.stride == 1 {
@@ -54,10 +72,73 @@ enum PoseSystem {
             case .transform:
                 TransformConstraintSolver.solve(cols, rig, r, constraint: index)
             case .path:
-                PathConstraintSolver.solve(cols, rig, r, constraint: index, scratch: scratch)
+                PathConstraintSolver.solve(cols, rig, r, constraint: index, scratch: pathScratch)
             case .physics:
                 PhysicsConstraintSolver.update(cols, rig, r, constraint: index, physics: physics)
             }
         }
+    }
+}
+
+/// Scratch of the pose system for one thread: the applied pose of the instance being posed
+/// (7 fields of `boneCount * stride` floats: an instance's applied pose is only needed while its
+/// world transforms are computed, so batches store none) and the path solver's floats.
+/// Grows on the calling thread, outside frames' parallel work.
+final class PoseScratch: @unchecked Sendable {
+    /// Where the applied pose of `BatchColumns` points outside the pose system (never written).
+    nonisolated(unsafe) static let unset = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+
+    private(set) var applied: UnsafeMutablePointer<Float>
+    private var fieldFloats = 0
+    private(set) var path: UnsafeMutablePointer<Float>
+    private var pathFloats = 0
+
+    init() {
+        applied = .allocate(capacity: 1)
+        path = .allocate(capacity: 1)
+    }
+
+    deinit {
+        applied.deallocate()
+        path.deallocate()
+    }
+
+    /// Makes room for instances of `rig` in a layout of the given stride.
+    func reserve(_ rig: RigTables, stride: Int) {
+        let need = max(1, rig.boneCount * max(1, stride))
+        if need > fieldFloats {
+            applied.deallocate()
+            applied = .allocate(capacity: need * 7)
+            applied.initialize(repeating: 0, count: need * 7)
+            fieldFloats = need
+        }
+        let pathNeed = max(1, rig.paths.scratchFloats)
+        if pathNeed > pathFloats {
+            path.deallocate()
+            path = .allocate(capacity: pathNeed)
+            pathFloats = pathNeed
+        }
+    }
+
+    /// `cols` with the applied pose addressed into this scratch for the instance at rows `r`:
+    /// `ax[r.bone(k)]` is scratch field 0, element `lane + k * stride`.
+    @inline(__always)
+    func columns(_ cols: BatchColumns, _ r: InstanceRows) -> BatchColumns {
+        var c = cols
+        // The instance's first element index minus its lane in a layout chunk.
+        let offset = r.bone &- (r.stride == 1 ? 0 : r.instance % r.stride)
+        @inline(__always) func field(_ f: Int) -> UnsafeMutablePointer<Float> {
+            let p = applied + f &* fieldFloats
+            let address = UInt(bitPattern: p) &- UInt(bitPattern: offset &* MemoryLayout<Float>.stride)
+            return UnsafeMutablePointer(bitPattern: address) ?? p
+        }
+        c.ax = field(0)
+        c.ay = field(1)
+        c.arotation = field(2)
+        c.ascaleX = field(3)
+        c.ascaleY = field(4)
+        c.ashearX = field(5)
+        c.ashearY = field(6)
+        return c
     }
 }

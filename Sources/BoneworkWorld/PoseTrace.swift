@@ -39,11 +39,10 @@ public struct PoseTrace {
 }
 
 extension World {
-    /// Resolves slot images of one instance now (outside a frame), e.g. right after spawning
-    /// (world vertices are computed when a pose is read, `pose(_:)`).
+    /// Kept for callers that prepared an instance's vertices after spawning: slot images and
+    /// world vertices are now computed when a pose is read (`pose(_:)`), so this only checks the
+    /// handle.
     public func refreshVertices(_ entity: Entity) throws {
-        let (batch, row) = try locate(entity)
-        let cols = batch.columns()
-        SlotSystem.update(cols, batch.rig.tables, range: row..<(row + 1))
+        _ = try locate(entity)
     }
 }

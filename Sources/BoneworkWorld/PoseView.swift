@@ -4,79 +4,21 @@ import BoneworkFormat
 /// gives one instance's `PoseView`. Holds raw pointers: valid until the batch grows (a spawn past
 /// its capacity) or is deallocated, and rows move when an instance is despawned.
 public struct BatchPoseViews {
-    let a: UnsafePointer<Float>
-    let b: UnsafePointer<Float>
-    let c: UnsafePointer<Float>
-    let d: UnsafePointer<Float>
-    let worldX: UnsafePointer<Float>
-    let worldY: UnsafePointer<Float>
-    let colorR: UnsafePointer<Float>
-    let colorG: UnsafePointer<Float>
-    let colorB: UnsafePointer<Float>
-    let colorA: UnsafePointer<Float>
-    let darkR: UnsafePointer<Float>
-    let darkG: UnsafePointer<Float>
-    let darkB: UnsafePointer<Float>
-    let attachment: UnsafePointer<Int32>
-    let sequenceIndex: UnsafePointer<Int32>
-    let frame: UnsafePointer<Int32>
-    let deformLength: UnsafePointer<Int32>
-    let plan: UnsafePointer<Int32>
-    let drawOrder: UnsafePointer<Int32>
-    let deform: UnsafePointer<Float>
-    let slotDeformOffset: UnsafePointer<Int32>
-    let planBoneActive: UnsafePointer<UInt8>
-    let slotBone: UnsafePointer<Int32>
-    let vertexPool: UnsafePointer<Float>
-    let attVertexStart: UnsafePointer<Int32>
-    let bonePool: UnsafePointer<Int32>
-    let attBoneStart: UnsafePointer<Int32>
-    let attBoneCount: UnsafePointer<Int32>
-    let attWorldLength: UnsafePointer<Int32>
+    let cols: BatchColumns
+    let rig: RigTables
     let attachmentCount: Int
-    let layout: ColumnLayout
     /// Bones and slots per instance.
     public let boneCount: Int
     public let slotCount: Int
-    let deformFloats: Int
     /// Instances in the batch when the views were fetched.
     public let count: Int
 
     init(_ cols: BatchColumns, _ rig: RigTables, attachmentCount: Int, count: Int) {
-        a = UnsafePointer(cols.a)
-        b = UnsafePointer(cols.b)
-        c = UnsafePointer(cols.c)
-        d = UnsafePointer(cols.d)
-        worldX = UnsafePointer(cols.worldX)
-        worldY = UnsafePointer(cols.worldY)
-        colorR = UnsafePointer(cols.colorR)
-        colorG = UnsafePointer(cols.colorG)
-        colorB = UnsafePointer(cols.colorB)
-        colorA = UnsafePointer(cols.colorA)
-        darkR = UnsafePointer(cols.darkR)
-        darkG = UnsafePointer(cols.darkG)
-        darkB = UnsafePointer(cols.darkB)
-        attachment = UnsafePointer(cols.attachment)
-        sequenceIndex = UnsafePointer(cols.sequenceIndex)
-        frame = UnsafePointer(cols.frame)
-        deformLength = UnsafePointer(cols.deformLength)
-        plan = UnsafePointer(cols.plan)
-        drawOrder = UnsafePointer(cols.drawOrder)
-        deform = UnsafePointer(cols.deform)
-        slotDeformOffset = rig.slotDeformOffset
-        planBoneActive = rig.planBoneActive
-        slotBone = rig.slotBone
-        vertexPool = rig.vertexPool
-        attVertexStart = rig.attVertexStart
-        bonePool = rig.bonePool
-        attBoneStart = rig.attBoneStart
-        attBoneCount = rig.attBoneCount
-        attWorldLength = rig.attWorldLength
+        self.cols = cols
+        self.rig = rig
         self.attachmentCount = attachmentCount
-        layout = cols.layout
         boneCount = cols.boneCount
         slotCount = cols.slotCount
-        deformFloats = cols.deformFloats
         self.count = count
     }
 
@@ -84,10 +26,7 @@ public struct BatchPoseViews {
     @inline(__always)
     public subscript(row: Int) -> PoseView {
         PoseView(
-            columns: self, bone: layout.base(row, perInstance: boneCount),
-            slot: layout.base(row, perInstance: slotCount), stride: layout.stride,
-            active: planBoneActive + Int(plan[row]) &* boneCount, drawOrder: drawOrder + row &* slotCount,
-            deform: deform + row &* deformFloats)
+            columns: self, r: cols.rows(row), active: rig.planBoneActive + Int(cols.plan[row]) &* boneCount)
     }
 }
 
@@ -98,37 +37,23 @@ public struct BatchPoseViews {
 /// `SkeletonData`'s. Valid as long as its `BatchPoseViews` is.
 public struct PoseView {
     let columns: BatchPoseViews
-    let bone: Int
-    let slot: Int
-    let stride: Int
+    let r: InstanceRows
     let active: UnsafePointer<UInt8>
-    let drawOrder: UnsafePointer<Int32>
-    let deform: UnsafePointer<Float>
 
-    init(
-        columns: BatchPoseViews, bone: Int, slot: Int, stride: Int, active: UnsafePointer<UInt8>,
-        drawOrder: UnsafePointer<Int32>, deform: UnsafePointer<Float>
-    ) {
+    init(columns: BatchPoseViews, r: InstanceRows, active: UnsafePointer<UInt8>) {
         self.columns = columns
-        self.bone = bone
-        self.slot = slot
-        self.stride = stride
+        self.r = r
         self.active = active
-        self.drawOrder = drawOrder
-        self.deform = deform
     }
 
     public var boneCount: Int { columns.boneCount }
     public var slotCount: Int { columns.slotCount }
 
-    @inline(__always) func boneRow(_ k: Int) -> Int { bone &+ k &* stride }
-    @inline(__always) func slotRow(_ s: Int) -> Int { slot &+ s &* stride }
-
     /// Bone `k`'s world transform: world = (a x + b y + worldX, c x + d y + worldY).
     @inline(__always)
     public func boneTransform(_ k: Int) -> (a: Float, b: Float, c: Float, d: Float, worldX: Float, worldY: Float) {
-        let i = boneRow(k)
-        let t = columns
+        let i = r.bone(k)
+        let t = columns.cols
         return (t.a[i], t.b[i], t.c[i], t.d[i], t.worldX[i], t.worldY[i])
     }
 
@@ -138,47 +63,53 @@ public struct PoseView {
     /// Slot `s`'s colour (r, g, b, a).
     @inline(__always)
     public func color(slot s: Int) -> (r: Float, g: Float, b: Float, a: Float) {
-        let i = slotRow(s)
-        let t = columns
-        return (t.colorR[i], t.colorG[i], t.colorB[i], t.colorA[i])
+        let c = columns.cols.slotColor(columns.rig, r, slot: s)
+        return (c.0, c.1, c.2, c.3)
     }
 
     /// Slot `s`'s dark colour (r, g, b); meaningful for slots whose data defines one.
     @inline(__always)
     public func darkColor(slot s: Int) -> (r: Float, g: Float, b: Float) {
-        let i = slotRow(s)
-        let t = columns
-        return (t.darkR[i], t.darkG[i], t.darkB[i])
+        let c = columns.cols.slotDark(columns.rig, r, slot: s)
+        return (c.0, c.1, c.2)
     }
 
     /// Slot `s`'s current attachment (index into `SkeletonData.attachments`), -1 when none.
-    @inline(__always) public func slotAttachment(_ s: Int) -> Int { Int(columns.attachment[slotRow(s)]) }
+    @inline(__always) public func slotAttachment(_ s: Int) -> Int { Int(columns.cols.attachment[r.slot(s)]) }
 
     /// Slot `s`'s sequence index, -1 for the sequence's setup frame.
-    @inline(__always) public func slotSequenceIndex(_ s: Int) -> Int { Int(columns.sequenceIndex[slotRow(s)]) }
+    @inline(__always)
+    public func slotSequenceIndex(_ s: Int) -> Int { Int(columns.cols.sequenceIndex(columns.rig, r, slot: s)) }
 
-    /// The image slot `s` draws as of the last slot pass (index into
-    /// `SkeletonData.attachmentFrames`), -1 when it draws nothing.
-    @inline(__always) public func frame(slot s: Int) -> Int { Int(columns.frame[slotRow(s)]) }
+    /// The image slot `s` draws (index into `SkeletonData.attachmentFrames`: its region's or
+    /// mesh's image, a sequence's current frame), -1 when it draws nothing or its bone is inactive.
+    @inline(__always)
+    public func frame(slot s: Int) -> Int {
+        let rig = columns.rig
+        guard active[Int(rig.slotBone[s])] != 0 else { return -1 }
+        return Int(SlotSystem.imageFrame(columns.cols, rig, r, slot: s, attachment: slotAttachment(s)))
+    }
 
     /// The slot drawn at position `k` of the draw order (`0..<slotCount`).
-    @inline(__always) public func drawOrderSlot(_ k: Int) -> Int { Int(drawOrder[k]) }
+    @inline(__always) public func drawOrderSlot(_ k: Int) -> Int { Int(columns.cols.drawOrder[r.drawOrder &+ k]) }
 
     /// Slot `s`'s deform offsets (empty when none is applied).
     @inline(__always)
     public func deform(slot s: Int) -> UnsafeBufferPointer<Float> {
-        let length = Int(columns.deformLength[slotRow(s)])
-        let capacity = Int(columns.slotDeformOffset[s &+ 1] &- columns.slotDeformOffset[s])
+        let rig = columns.rig
+        let length = Int(columns.cols.deformLength(rig, r, slot: s))
+        let capacity = Int(rig.slotDeformOffset[s &+ 1] &- rig.slotDeformOffset[s])
         return UnsafeBufferPointer(
-            start: deform + Int(columns.slotDeformOffset[s]), count: max(0, min(length, capacity)))
+            start: columns.cols.deform + (r.deform &+ Int(rig.slotDeformOffset[s])),
+            count: max(0, min(length, capacity)))
     }
 
     /// Computes the world positions of vertex attachment `attachment` (mesh, clipping, bounding
     /// box, path) as shown in slot `s`, deform included, into `output` (at most its
     /// `worldVerticesLength` floats). Writes nothing for an attachment index out of range.
     public func computeVertexAttachment(slot s: Int, attachment: Int, into output: UnsafeMutableBufferPointer<Float>) {
-        let t = columns
-        guard attachment >= 0 && attachment < t.attachmentCount, let out = output.baseAddress else { return }
+        let t = columns.rig
+        guard attachment >= 0 && attachment < columns.attachmentCount, let out = output.baseAddress else { return }
         let length = min(Int(t.attWorldLength[attachment]), output.count) & ~1
         let vertices = t.vertexPool + Int(t.attVertexStart[attachment])
         let offsets = deform(slot: s)

@@ -37,8 +37,9 @@ public enum SystemID: Int, CaseIterable, Sendable {
 /// them (`profiler`: per frame, per system, elapsed and CPU time, per chunk slices).
 ///
 /// A batch's rows are split into at most `threads` chunks of consecutive rows, one per
-/// `DispatchQueue.concurrentPerform` iteration (fewer when a chunk would hold less than
-/// `minimumChunkRows`: a tiny work item does not pay for waking a thread). Each row is only ever
+/// `DispatchQueue.concurrentPerform` iteration, fewer when a chunk would hold less work than
+/// `minimumChunkMicroseconds` (measured per batch on the previous frame; `minimumChunkRows`
+/// until a frame was measured): a tiny work item does not pay for waking a thread. Each row is only ever
 /// touched by the chunk that holds it and every system computes a row from that row and shared
 /// read-only tables, so results are bit-identical whatever the thread count or chunking.
 ///
@@ -81,9 +82,15 @@ public final class Scheduler {
     public var blockRows: Int = Scheduler.defaultBlockRows {
         didSet { blockRows = max(1, blockRows) }
     }
-    /// The fewest rows worth a chunk of their own.
+    /// The fewest rows worth a chunk of their own before a frame of the batch was measured (and
+    /// always, when `minimumChunkMicroseconds` is 0).
     public var minimumChunkRows: Int = Scheduler.defaultMinimumChunkRows {
         didSet { minimumChunkRows = max(1, minimumChunkRows) }
+    }
+    /// The least work a chunk should hold: thread CPU time per row of the batch, measured on the
+    /// previous frame, times the chunk's rows. 0 = use `minimumChunkRows` only.
+    public var minimumChunkMicroseconds: Double = Scheduler.defaultMinimumChunkMicroseconds {
+        didSet { minimumChunkMicroseconds = max(0, minimumChunkMicroseconds) }
     }
     /// Which systems run (all by default); a benchmark may switch some off.
     public var enabled: Set<SystemID> = Set(SystemID.allCases)
@@ -91,13 +98,18 @@ public final class Scheduler {
     /// (a renderer's input). The buffers are reused for the next block.
     public var vertexHandler: (@Sendable (VertexBlock) -> Void)?
 
-    /// Chosen by measurement on a 2-core machine (see Benchmarks/README.md): blocks of 32
-    /// spineboy-sized instances keep a block's columns in L2; waking a second thread costs
-    /// about as much as posing 8 such instances.
-    public static let defaultBlockRows = 32
+    /// Chosen by measurement on this project's 2-core machine (Benchmarks/CHUNKING.md): blocks
+    /// under 16 rows pay for their clock readings (two per system per block), blocks of 128
+    /// spineboy-sized rows (about 1 MB of columns) were as fast as any; two threads first beat one
+    /// at 32 spineboys (about 160 µs of work per frame), lost below.
+    public static let defaultBlockRows = 128
     public static let defaultMinimumChunkRows = 16
+    public static let defaultMinimumChunkMicroseconds = 80.0
 
     private var scratch: [VertexScratch] = []
+    /// Per batch index: thread CPU nanoseconds per row on the last frame (0 = not measured).
+    private var costPerRow: [Double] = []
+    private var poseScratch: [PoseScratch] = []
 
     public init(capacity: Int = 256, clock: Clock = .wall, threads: Int = 1) {
         self.clock = clock
@@ -119,9 +131,19 @@ public final class Scheduler {
         profiler.frame(framesAgo: back)?.instances
     }
 
-    /// The chunks `rows` rows are split into with the current settings.
+    /// The chunks `rows` rows of a batch not measured yet are split into.
     public func chunkCount(rows: Int) -> Int {
-        max(1, min(threads, min(profiler.maxChunks, rows / minimumChunkRows)))
+        chunkCount(rows: rows, costPerRow: 0)
+    }
+
+    /// The chunks `rows` rows are split into when each costs `costPerRow` nanoseconds (0 = unknown).
+    func chunkCount(rows: Int, costPerRow: Double) -> Int {
+        var minimum = minimumChunkRows
+        if costPerRow > 0 && minimumChunkMicroseconds > 0 {
+            let rowsForWork = (minimumChunkMicroseconds * 1000 / costPerRow).rounded(.up)
+            minimum = rowsForWork < Double(Int.max / 2) ? max(1, Int(rowsForWork)) : Int.max / 2
+        }
+        return max(1, min(threads, min(profiler.maxChunks, rows / minimum)))
     }
 
     /// Runs one frame over `batches`, advancing animations by `delta` seconds.
@@ -131,21 +153,23 @@ public final class Scheduler {
         var instances = 0
         var used = 0
         for batch in batches { batch.clearEvents() }
+        while costPerRow.count < batches.count { costPerRow.append(0) }
         for (index, batch) in batches.enumerated() where batch.count > 0 {
             let store = batch.animationStates
+            cost = 0
             if mode == .interleaved && !store.hasListeners {
-                runPass(batch, index, systems, delta: delta, stages: .all)
-                store.collect(workers: 2 * chunkCount(rows: batch.count))
+                let chunks = runPass(batch, index, systems, delta: delta, stages: .all)
+                store.collect(workers: 2 * chunks)
                 store.drain()
             } else {
                 if systems.state {
-                    runPass(batch, index, systems, delta: delta, stages: .state)
-                    store.collect(workers: 2 * chunkCount(rows: batch.count))
+                    let chunks = runPass(batch, index, systems, delta: delta, stages: .state)
+                    store.collect(workers: 2 * chunks)
                     store.drain()
                 }
                 if systems.apply && batch.count > 0 {
-                    runPass(batch, index, systems, delta: delta, stages: .apply)
-                    store.collect(workers: 2 * chunkCount(rows: batch.count))
+                    let chunks = runPass(batch, index, systems, delta: delta, stages: .apply)
+                    store.collect(workers: 2 * chunks)
                     store.drain()
                 }
                 // Listeners may have spawned or despawned instances: rows are counted again.
@@ -154,39 +178,55 @@ public final class Scheduler {
                         runPass(batch, index, systems, delta: delta, stages: .pose)
                     } else {
                         runPass(batch, index, systems, delta: delta, stages: .poseOnly)
-                        if systems.slots { runPass(batch, index, systems, delta: delta, stages: .slots) }
+                        // The slots pass also empties the draw lists when the slot system is off.
+                        if systems.slots || systems.vertices {
+                            runPass(batch, index, systems, delta: delta, stages: .slots)
+                        }
                         if systems.vertices { runPass(batch, index, systems, delta: delta, stages: .vertices) }
                     }
                 }
             }
+            if batch.count > 0 { costPerRow[index] = Double(cost) / Double(batch.count) }
             instances += batch.count
             used += 1
         }
         profiler.endFrame(instances: instances, batches: used)
     }
 
+    /// Thread CPU nanoseconds the current batch's passes took so far this frame.
+    private var cost: UInt64 = 0
+
     /// Runs `stages` of the frame over all rows of `batch`, in chunks (on several threads when
     /// there are enough rows), and records the chunks' times.
-    private func runPass(_ batch: Batch, _ index: Int, _ systems: FrameSystems, delta: Float, stages: Stages) {
+    @discardableResult
+    private func runPass(_ batch: Batch, _ index: Int, _ systems: FrameSystems, delta: Float, stages: Stages) -> Int {
         let rows = batch.count
-        let chunks = chunkCount(rows: rows)
+        let chunks = chunkCount(rows: rows, costPerRow: index < costPerRow.count ? costPerRow[index] : 0)
         let store = batch.animationStates
         // Workspaces: chunk c updates into c and applies into chunks + c, so collecting
         // 0 ..< 2 chunks delivers update events before apply events, each in row order.
         _ = store.workspace(2 * chunks - 1)
         let rig = batch.rig
         while scratch.count < chunks { scratch.append(VertexScratch()) }
-        for c in 0..<chunks { scratch[c].reserve(rig, rows: min(blockRows, rows)) }
+        while poseScratch.count < chunks { poseScratch.append(PoseScratch()) }
+        // A split pass lists a whole chunk's draws before the vertex pass reads them.
+        let listRows = stages.vertices ? min(blockRows, rows) : (rows + chunks - 1) / chunks + batch.layout.chunkSize
+        for c in 0..<chunks {
+            scratch[c].reserve(rig, rows: min(blockRows, rows), listRows: listRows)
+            poseScratch[c].reserve(rig.tables, stride: batch.layout.stride)
+        }
         let work = PassWork(
             cols: batch.columns(), rig: rig.tables, kernel: store.kernel, store: store, scratch: scratch,
-            timer: profiler.timer, systems: systems, stages: stages, delta: delta, rows: rows, chunks: chunks,
+            poseScratch: poseScratch, timer: profiler.timer, systems: systems, stages: stages, delta: delta, rows: rows,
+            chunks: chunks,
             chunkAlign: batch.layout.chunkSize, block: blockRows, batchIndex: index, handler: vertexHandler)
         if chunks == 1 {
             work.run(chunk: 0)
         } else {
             DispatchQueue.concurrentPerform(iterations: chunks) { c in work.run(chunk: c) }
         }
-        profiler.commitPass(chunks: chunks, batch: index)
+        cost &+= profiler.commitPass(chunks: chunks, batch: index)
+        return chunks
     }
 }
 
@@ -235,6 +275,7 @@ private struct PassWork: @unchecked Sendable {
     let kernel: StateKernel
     unowned(unsafe) let store: AnimationStateStore
     let scratch: [VertexScratch]
+    let poseScratch: [PoseScratch]
     let timer: ChunkTimer
     let systems: FrameSystems
     let stages: Stages
@@ -265,6 +306,9 @@ private struct PassWork: @unchecked Sendable {
         let updateSpace = store.workspace(c)
         let applySpace = store.workspace(chunks + c)
         let out = scratch[c]
+        let pose = poseScratch[c]
+        var cursor = 0
+        if stages.slots { out.drawCount = 0 }
         var start = range.lowerBound
         while start < range.upperBound {
             let end = min(range.upperBound, start + block)
@@ -279,21 +323,25 @@ private struct PassWork: @unchecked Sendable {
             if stages.pose {
                 // The skeleton clock (read by physics) advances between apply and world transforms.
                 for i in start..<end { cols.time[i] += delta }
-                if systems.pose { PoseSystem.update(cols, rig, range: start..<end) }
+                if systems.pose { PoseSystem.update(cols, rig, range: start..<end, scratch: pose) }
                 timer.mark(c, .pose)
             }
             if stages.slots && systems.slots {
-                SlotSystem.update(cols, rig, range: start..<end)
+                if stages.vertices {
+                    out.drawCount = 0
+                    cursor = 0
+                }
+                SlotSystem.update(cols, rig, range: start..<end, into: out)
                 timer.mark(c, .slots)
             }
             if stages.vertices && systems.vertices {
-                VertexSystem.update(cols, rig, range: start..<end, into: out)
+                let first = cursor
+                while cursor < out.drawCount && Int(out.draws[cursor].row) < end { cursor += 1 }
+                VertexSystem.update(cols, rig, draws: first..<cursor, into: out)
+                timer.mark(c, .vertices)
                 if let handler {
-                    timer.mark(c, .vertices)
-                    handler(out.block(batch: batchIndex, rows: start..<end))
+                    handler(out.block(batch: batchIndex, rows: start..<end, draws: first..<cursor))
                     timer.skip(c)
-                } else {
-                    timer.mark(c, .vertices)
                 }
             }
             start = end

@@ -3,18 +3,11 @@ import BoneworkFormat
 /// Resetting one instance to the setup pose, and the slot attachment rule every system shares.
 enum SetupPose {
     /// The state a freshly created instance has before anything is applied: local pose and
-    /// constraints from setup, applied pose zero, world transforms the identity (bones a skin
-    /// leaves inactive keep it), slot colours white / dark black, no attachments, setup draw order.
+    /// constraints from setup, world transforms the identity (bones a skin leaves inactive keep
+    /// it), changeable slot colours white / dark black, no attachments, setup draw order.
     static func initialize(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows) {
         for k in 0..<rig.boneCount {
             let i = r.bone(k)
-            cols.ax[i] = 0
-            cols.ay[i] = 0
-            cols.arotation[i] = 0
-            cols.ascaleX[i] = 0
-            cols.ascaleY[i] = 0
-            cols.ashearX[i] = 0
-            cols.ashearY[i] = 0
             cols.a[i] = 1
             cols.b[i] = 0
             cols.c[i] = 0
@@ -24,19 +17,24 @@ enum SetupPose {
         }
         for s in 0..<rig.slotCount {
             let i = r.slot(s)
+            cols.attachment[i] = -1
+            cols.attachmentState[i] = 0
+        }
+        for k in 0..<cols.colorSlots {
+            let i = r.color(k)
             cols.colorR[i] = 1
             cols.colorG[i] = 1
             cols.colorB[i] = 1
             cols.colorA[i] = 1
+        }
+        for k in 0..<rig.darkSlots {
+            let i = r.dark(k)
             cols.darkR[i] = 0
             cols.darkG[i] = 0
             cols.darkB[i] = 0
-            cols.attachment[i] = -1
-            cols.attachmentState[i] = 0
-            cols.sequenceIndex[i] = 0
-            cols.deformLength[i] = 0
-            cols.frame[i] = -1
         }
+        for k in 0..<rig.sequenceSlots { cols.sequenceIndex[r.sequence(k)] = 0 }
+        for k in 0..<rig.deformSlots { cols.deformLength[r.deformSlot(k)] = 0 }
         for p in 0..<rig.physicsCount {
             for f in PhysicsField.ux..<PhysicsField.count {
                 cols.physics[f &* cols.physicsFieldStride &+ r.physics(p)] = 0
@@ -48,10 +46,7 @@ enum SetupPose {
         cols.skeletonY[r.instance] = 0
         cols.skeletonScaleX[r.instance] = 1
         cols.skeletonScaleY[r.instance] = 1
-        cols.stateTimeScale[r.instance] = 1
-        cols.unkeyedState[r.instance] = 0
         cols.plan[r.instance] = 0
-        for t in 0..<cols.trackCount { cols.tracks.animation[r.track(t)] = -1 }
         setBones(cols, rig, r)
         setSlots(cols, rig, r)
     }
@@ -68,15 +63,16 @@ enum SetupPose {
             cols.scaleY[i] = s[4]
             cols.shearX[i] = s[5]
             cols.shearY[i] = s[6]
-            cols.inherit[i] = rig.boneInherit[k]
+            let h = cols.inheritRow(rig, r, bone: k)
+            if h >= 0 { cols.inherit[h] = rig.boneInherit[k] }
         }
         for k in 0..<rig.ikCount {
             let i = r.ik(k)
             cols.ikMix[i] = rig.ikMix[k]
             cols.ikSoftness[i] = rig.ikSoftness[k]
             cols.ikBend[i] = rig.ikBend[k]
-            cols.ikCompress[i] = Int32(rig.ikCompress[k])
-            cols.ikStretch[i] = Int32(rig.ikStretch[k])
+            cols.ikCompress[i] = rig.ikCompress[k] != 0 ? 1 : 0
+            cols.ikStretch[i] = rig.ikStretch[k] != 0 ? 1 : 0
         }
         for k in 0..<rig.transformCount {
             let i = r.transform(k)
@@ -110,25 +106,28 @@ enum SetupPose {
         let plan = Int(cols.plan[r.instance])
         for s in 0..<rig.slotCount {
             cols.drawOrder[r.drawOrder &+ s] = Int32(s)
-            let i = r.slot(s)
-            let color = rig.slotColor + s &* 4
-            cols.colorR[i] = color[0]
-            cols.colorG[i] = color[1]
-            cols.colorB[i] = color[2]
-            cols.colorA[i] = color[3]
-            if rig.slotHasDark[s] != 0 {
+            let ci = cols.colorRow(rig, r, slot: s)
+            if ci >= 0 {
+                let color = rig.slotColor + s &* 4
+                cols.colorR[ci] = color[0]
+                cols.colorG[ci] = color[1]
+                cols.colorB[ci] = color[2]
+                cols.colorA[ci] = color[3]
+            }
+            let di = cols.darkRow(rig, r, slot: s)
+            if di >= 0 && rig.slotHasDark[s] != 0 {
                 let dark = rig.slotDark + s &* 3
-                cols.darkR[i] = dark[0]
-                cols.darkG[i] = dark[1]
-                cols.darkB[i] = dark[2]
+                cols.darkR[di] = dark[0]
+                cols.darkG[di] = dark[1]
+                cols.darkB[di] = dark[2]
             }
             let key = rig.slotSetupKey[s]
             if key >= 0 {
                 // A named setup attachment is always set afresh (deform and sequence reset).
-                cols.attachment[i] = -1
-                setAttachment(cols, rig, slotRow: i, rig.planAttachment[plan &* rig.keyCount &+ Int(key)])
+                cols.attachment[r.slot(s)] = -1
+                setAttachment(cols, rig, r, slot: s, rig.planAttachment[plan &* rig.keyCount &+ Int(key)])
             } else {
-                setAttachment(cols, rig, slotRow: i, -1)
+                setAttachment(cols, rig, r, slot: s, -1)
             }
         }
     }
@@ -136,18 +135,22 @@ enum SetupPose {
     /// Shows `attachment` (-1 = none) in a slot. Changing it resets the sequence frame, and the
     /// deform buffer unless both are vertex attachments deformed by the same timelines.
     @inline(__always)
-    static func setAttachment(_ cols: BatchColumns, _ rig: RigTables, slotRow i: Int, _ attachment: Int32) {
+    static func setAttachment(
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, _ attachment: Int32
+    ) {
+        let i = r.slot(s)
         let old = cols.attachment[i]
         if old == attachment { return }
         if attachment < 0 || old < 0 || !isVertexAttachment(rig.attachmentKind(Int(attachment)))
             || !isVertexAttachment(rig.attachmentKind(Int(old)))
             || rig.attTimeline[Int(attachment)] != rig.attTimeline[Int(old)]
         {
-            cols.deformLength[i] = 0
-            cols.frame[i] = -1
+            let d = cols.deformRow(rig, r, slot: s)
+            if d >= 0 { cols.deformLength[d] = 0 }
         }
         cols.attachment[i] = attachment
-        cols.sequenceIndex[i] = -1
+        let q = cols.sequenceRow(rig, r, slot: s)
+        if q >= 0 { cols.sequenceIndex[q] = -1 }
     }
 
     @inline(__always)

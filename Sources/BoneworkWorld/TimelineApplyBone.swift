@@ -39,6 +39,9 @@ extension TimelineApply {
         case .scale:
             applyScale(keys, time, alpha, blend, direction, cols: cols, i: i, setupX: setup[3], setupY: setup[4])
         case .inherit:
+            // Every bone an inherit timeline keys has an inherit row.
+            let i = cols.inheritRow(rig, ctx.r, bone: bone)
+            guard i >= 0 else { return }
             let setupInherit = rig.boneInherit[bone]
             if direction == .mixOut {
                 if blend == .setup { cols.inherit[i] = setupInherit }

@@ -56,8 +56,8 @@ extension TimelineApply {
                 return
             }
             cols.ikBend[i] = rig.ikBend[c]
-            cols.ikCompress[i] = Int32(rig.ikCompress[c])
-            cols.ikStretch[i] = Int32(rig.ikStretch[c])
+            cols.ikCompress[i] = rig.ikCompress[c] != 0 ? 1 : 0
+            cols.ikStretch[i] = rig.ikStretch[c] != 0 ? 1 : 0
             return
         }
         let k = keys.search(time)
@@ -70,8 +70,8 @@ extension TimelineApply {
             cols.ikSoftness[i] = setupSoftness + (softness - setupSoftness) * alpha
             if !keyed {
                 cols.ikBend[i] = rig.ikBend[c]
-                cols.ikCompress[i] = Int32(rig.ikCompress[c])
-                cols.ikStretch[i] = Int32(rig.ikStretch[c])
+                cols.ikCompress[i] = rig.ikCompress[c] != 0 ? 1 : 0
+                cols.ikStretch[i] = rig.ikStretch[c] != 0 ? 1 : 0
                 return
             }
         } else {

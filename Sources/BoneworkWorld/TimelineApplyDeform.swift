@@ -14,13 +14,16 @@ extension TimelineApply {
         guard attachment >= 0, SetupPose.isVertexAttachment(rig.attachmentKind(attachment)),
             rig.attTimeline[attachment] == t.attachment
         else { return }
+        // Every slot a deform timeline targets has a deform row and buffer.
+        let di = cols.deformRow(rig, ctx.r, slot: slot)
+        guard di >= 0 else { return }
         let vertexCount = Int(t.valueStride)
         let offset = Int(rig.slotDeformOffset[slot])
         guard vertexCount <= Int(rig.slotDeformOffset[slot &+ 1]) &- offset else { return }
         let deform = cols.deform + (ctx.r.deform &+ offset)
         var blend = blendIn
         var alpha = alphaIn
-        if cols.deformLength[si] == 0 { blend = .setup }
+        if cols.deformLength[di] == 0 { blend = .setup }
         let weighted = rig.attBoneCount[attachment] != 0
         let setup = rig.vertexPool + Int(rig.attVertexStart[attachment])
         // Unweighted setup vertices must cover the keys; a mismatch means inconsistent data.
@@ -29,18 +32,18 @@ extension TimelineApply {
 
         /// Grows the buffer to `vertexCount` floats, zeroing the new ones (shrinking keeps values).
         @inline(__always) func resize() {
-            let old = Int(cols.deformLength[si])
+            let old = Int(cols.deformLength[di])
             if old < vertexCount { (deform + old).update(repeating: 0, count: vertexCount &- old) }
-            cols.deformLength[si] = Int32(vertexCount)
+            cols.deformLength[di] = Int32(vertexCount)
         }
 
         if time < keys.firstTime {
             switch blend {
             case .setup:
-                cols.deformLength[si] = 0
+                cols.deformLength[di] = 0
             case .first:
                 if alpha == 1 {
-                    cols.deformLength[si] = 0
+                    cols.deformLength[di] = 0
                     return
                 }
                 resize()

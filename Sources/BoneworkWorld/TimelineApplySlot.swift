@@ -9,12 +9,15 @@ extension TimelineApply {
     ) {
         let slot = Int(t.target)
         guard ctx.slotActive(rig, slot) else { return }
-        let i = ctx.r.slot(slot)
+        // Every slot a colour timeline targets has colour rows (and dark rows for two-colour ones).
+        let i = cols.colorRow(rig, ctx.r, slot: slot)
+        guard i >= 0 else { return }
+        let di = cols.darkRow(rig, ctx.r, slot: slot)
         let keys = TimelineKeys(t, rig)
         let setup = rig.slotColor + slot &* 4
         let setupDark = rig.slotDark + slot &* 3
         var light = SlotColor(cols, i)
-        var dark = DarkColor(cols, i)
+        var dark = di >= 0 ? DarkColor(cols, di) : DarkColor(r: 0, g: 0, b: 0)
         if time < keys.firstTime {
             switch (t.kind, blend) {
             case (.alpha, .setup):
@@ -45,7 +48,7 @@ extension TimelineApply {
                 break
             }
             light.store(cols, i)
-            dark.store(cols, i)
+            if di >= 0 { dark.store(cols, di) }
             return
         }
         let k = keys.search(time)
@@ -109,7 +112,7 @@ extension TimelineApply {
             return
         }
         light.store(cols, i)
-        dark.store(cols, i)
+        if di >= 0 { dark.store(cols, di) }
     }
 
     /// The attachment timeline as a plain timeline (outside an AnimationState): shows the keyed
@@ -120,19 +123,20 @@ extension TimelineApply {
     ) {
         let slot = Int(t.target)
         guard ctx.slotActive(rig, slot) else { return }
-        let i = ctx.r.slot(slot)
         if direction == .mixOut {
-            if blend == .setup { SetupPose.setAttachment(cols, rig, slotRow: i, setupAttachment(rig, ctx, slot)) }
+            if blend == .setup {
+                SetupPose.setAttachment(cols, rig, ctx.r, slot: slot, setupAttachment(rig, ctx, slot))
+            }
             return
         }
         let keys = TimelineKeys(t, rig)
         if time < keys.firstTime {
             if blend == .setup || blend == .first {
-                SetupPose.setAttachment(cols, rig, slotRow: i, setupAttachment(rig, ctx, slot))
+                SetupPose.setAttachment(cols, rig, ctx.r, slot: slot, setupAttachment(rig, ctx, slot))
             }
             return
         }
-        SetupPose.setAttachment(cols, rig, slotRow: i, keyedAttachment(t, rig, ctx, keys.search(time)))
+        SetupPose.setAttachment(cols, rig, ctx.r, slot: slot, keyedAttachment(t, rig, ctx, keys.search(time)))
     }
 
     /// The attachment the key at frame offset `k` names for this instance's skin (-1 = none).
@@ -156,6 +160,9 @@ extension TimelineApply {
         let slot = Int(t.target)
         guard ctx.slotActive(rig, slot) else { return }
         let i = ctx.r.slot(slot)
+        // Every slot a sequence timeline targets has a sequence row.
+        let q = cols.sequenceRow(rig, ctx.r, slot: slot)
+        guard q >= 0 else { return }
         let current = cols.attachment[i]
         if current != t.attachment {
             guard current >= 0, SetupPose.isVertexAttachment(rig.attachmentKind(Int(current))),
@@ -164,7 +171,7 @@ extension TimelineApply {
         }
         let keys = TimelineKeys(t, rig)
         if time < keys.firstTime {
-            if blend == .setup || blend == .first { cols.sequenceIndex[i] = -1 }
+            if blend == .setup || blend == .first { cols.sequenceIndex[q] = -1 }
             return
         }
         let k = keys.search(time)
@@ -198,7 +205,7 @@ extension TimelineApply {
                 break
             }
         }
-        cols.sequenceIndex[i] = Int32(clampingToInt32(Double(index)))
+        cols.sequenceIndex[q] = Int32(clampingToInt32(Double(index)))
     }
 
     /// A float-to-int conversion that cannot trap (NaN -> 0, out of range -> the nearest bound).
@@ -278,6 +285,11 @@ struct DarkColor {
     var r: Float
     var g: Float
     var b: Float
+
+    @inline(__always)
+    init(r: Float, g: Float, b: Float) {
+        (self.r, self.g, self.b) = (r, g, b)
+    }
 
     @inline(__always)
     init(_ cols: BatchColumns, _ i: Int) {

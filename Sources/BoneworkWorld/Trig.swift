@@ -14,6 +14,7 @@ enum Trig {
     private static let pio2Mid: Double = 6.07710050630396597660e-11
     private static let pio2Lo: Double = 2.02226624879595063154e-21
     private static let twoOverPi: Double = 6.36619772367581382433e-01
+    private static let roundingShift: Double = 6_755_399_441_055_744.0
 
     // sin(r) = r + r^3 * (s1 + r^2 * (s2 + ...)) on |r| <= π/4.
     private static let s1: Double = -1.66666666666666324348e-01
@@ -34,14 +35,18 @@ enum Trig {
     static func sinCos(_ x: Float) -> (sin: Float, cos: Float) {
         let d = Double(x)
         guard abs(d) < 1.0e5 else { return (SpineMath.sin(x), SpineMath.cos(x)) }  // also NaN
-        let k = (d * twoOverPi).rounded(.toNearestOrEven)
+        // Round to the nearest integer, ties to even, without a libm call: adding and subtracting
+        // 1.5 * 2^52 leaves no fraction bits (exact for |x| < 2^51; here |x| < 2^17).
+        let shifted = d * twoOverPi + roundingShift
+        let k = shifted - roundingShift
         let r = ((d - k * pio2Hi) - k * pio2Mid) - k * pio2Lo
         let z = r * r
         let sinR = r + r * z * (s1 + z * (s2 + z * (s3 + z * (s4 + z * (s5 + z * s6)))))
         let hz = 0.5 * z
         let w = 1.0 - hz
         let cosR = w + (((1.0 - w) - hz) + z * z * (c1 + z * (c2 + z * (c3 + z * (c4 + z * (c5 + z * c6))))))
-        switch Int(k) & 3 {
+        // The low bits of the shifted value's significand are k's low bits.
+        switch Int(truncatingIfNeeded: shifted.bitPattern) & 3 {
         case 0: return (Float(sinR), Float(cosR))
         case 1: return (Float(cosR), Float(-sinR))
         case 2: return (Float(-sinR), Float(-cosR))

@@ -1,59 +1,151 @@
 import BoneworkFormat
 
-/// System 5: world vertices of every visible region or mesh attachment, in draw order, as a
-/// renderer needs them (skinning with weights, deform offsets applied). Slots whose bone the
-/// skin leaves inactive and slots with zero alpha are skipped, as a renderer skips them.
-///
-/// Vertices are not kept per instance: each chunk of rows writes them into its own
-/// `VertexScratch`, block by block, and hands each block to `Scheduler.vertexHandler`.
+/// System 5: world vertices of the slots the slot system listed (every visible region or mesh
+/// attachment, in draw order), as a renderer needs them: skinning with weights, deform offsets
+/// applied. Vertices are not kept per instance: each chunk writes a block's vertices into its
+/// own `VertexScratch` and hands the block to `Scheduler.vertexHandler`.
 /// Regions give 8 floats in the order BR, BL, UL, UR; meshes `worldVerticesLength` floats.
 enum VertexSystem {
-    static func update(_ cols: BatchColumns, _ rig: RigTables, range: Range<Int>, into out: VertexScratch) {
+    /// Computes the draws `draws` of `out`'s list, writing their vertices from the start of
+    /// `out.vertices` and their offsets and counts into the list.
+    static func update(_ cols: BatchColumns, _ rig: RigTables, draws: Range<Int>, into out: VertexScratch) {
         var used = 0
-        var draws = 0
         let vertices = out.vertices
         let list = out.draws
-        for instance in range {
-            let r = cols.rows(instance)
-            let active = rig.planBoneActive + Int(cols.plan[instance]) &* rig.boneCount
-            let order = cols.drawOrder + r.drawOrder
-            for k in 0..<rig.slotCount {
-                let s = Int(order[k])
-                if active[Int(rig.slotBone[s])] == 0 { continue }
-                let si = r.slot(s)
-                let attachment = cols.attachment[si]
-                if attachment < 0 || cols.colorA[si] == 0 { continue }
-                let capacity = Int(rig.slotVertexOffset[s &+ 1] &- rig.slotVertexOffset[s])
-                let written = computeSlot(cols, rig, r, slot: s, into: vertices + used, capacity: capacity)
-                if written <= 0 { continue }
-                list[draws] = VertexDraw(
-                    row: Int32(truncatingIfNeeded: instance), slot: Int32(truncatingIfNeeded: s),
-                    attachment: attachment,
-                    offset: Int32(truncatingIfNeeded: used), count: Int32(truncatingIfNeeded: written))
-                draws &+= 1
-                used &+= written
+        let capacity = out.vertexCapacity
+        let gathered = out.bones
+        var row = -1
+        var gatheredRow = -1
+        var r = cols.rows(0)
+        for k in draws {
+            let draw = list[k]
+            if Int(draw.row) != row {
+                row = Int(draw.row)
+                r = cols.rows(row)
             }
+            let s = Int(draw.slot)
+            let attachment = Int(draw.attachment)
+            let room = Int(rig.slotVertexOffset[s &+ 1] &- rig.slotVertexOffset[s])
+            guard used &+ room <= capacity else {
+                list[k].count = 0
+                continue
+            }
+            var written = 0
+            if rig.attBoneCount[attachment] > 0 && rig.attachmentKind(attachment) == .mesh {
+                // Weighted meshes read many bones: their world transforms are gathered once per
+                // instance, each bone's (a, c, b, d, worldX, worldY) side by side.
+                if gatheredRow != row {
+                    gather(cols, r, boneCount: rig.boneCount, into: gathered)
+                    gatheredRow = row
+                }
+                written = skin(
+                    cols, rig, r, slot: s, attachment: attachment, bones: gathered, into: vertices + used,
+                    capacity: room)
+            } else {
+                written = computeSlot(
+                    cols, rig, r, slot: s, attachment: attachment, frame: draw.frame, into: vertices + used,
+                    capacity: room)
+            }
+            list[k].offset = Int32(truncatingIfNeeded: used)
+            list[k].count = Int32(truncatingIfNeeded: max(0, written))
+            used &+= max(0, written)
         }
         out.vertexCount = used
-        out.drawCount = draws
+    }
+
+    /// Copies an instance's world transforms into `g`: per bone (a, c, b, d, worldX, worldY).
+    @inline(__always)
+    static func gather(_ cols: BatchColumns, _ r: InstanceRows, boneCount: Int, into g: UnsafeMutablePointer<Float>) {
+        var o = 0
+        for k in 0..<boneCount {
+            let i = r.bone(k)
+            g[o] = cols.a[i]
+            g[o &+ 1] = cols.c[i]
+            g[o &+ 2] = cols.b[i]
+            g[o &+ 3] = cols.d[i]
+            g[o &+ 4] = cols.worldX[i]
+            g[o &+ 5] = cols.worldY[i]
+            o &+= 6
+        }
+    }
+
+    /// World vertices of a weighted mesh from gathered bone transforms (`gather`): each
+    /// influence's bone is one contiguous record, found by one multiply instead of six column
+    /// lookups; the float operations are the reference's, in its order.
+    @inline(__always)
+    static func skin(
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, attachment: Int,
+        bones g: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, capacity: Int
+    ) -> Int {
+        let length = Int(rig.attWorldLength[attachment])
+        guard length <= capacity else { return 0 }
+        let deformLength = Int(cols.deformLength(rig, r, slot: s))
+        let bones = rig.bonePool + Int(rig.attBoneStart[attachment])
+        let vertices = rig.vertexPool + Int(rig.attVertexStart[attachment])
+        var v = 0  // cursor in bones
+        var f = 0  // cursor in vertices (3 per influence)
+        var w = 0  // output cursor
+        if deformLength == 0 {
+            while w < length {
+                var wx: Float = 0
+                var wy: Float = 0
+                let n = Int(bones[v])
+                v &+= 1
+                let end = v &+ n
+                while v < end {
+                    let t = g + Int(bones[v]) &* 6
+                    let vx = vertices[f]
+                    let vy = vertices[f &+ 1]
+                    let weight = vertices[f &+ 2]
+                    wx += (vx * t[0] + vy * t[2] + t[4]) * weight
+                    wy += (vx * t[1] + vy * t[3] + t[5]) * weight
+                    v &+= 1
+                    f &+= 3
+                }
+                out[w] = wx
+                out[w &+ 1] = wy
+                w &+= 2
+            }
+        } else {
+            let deform = cols.deform + (r.deform &+ Int(rig.slotDeformOffset[s]))
+            var o = 0  // cursor in deform offsets (2 per influence)
+            while w < length {
+                var wx: Float = 0
+                var wy: Float = 0
+                let n = Int(bones[v])
+                v &+= 1
+                let end = v &+ n
+                while v < end {
+                    let t = g + Int(bones[v]) &* 6
+                    let vx = vertices[f] + deform[o]
+                    let vy = vertices[f &+ 1] + deform[o &+ 1]
+                    let weight = vertices[f &+ 2]
+                    wx += (vx * t[0] + vy * t[2] + t[4]) * weight
+                    wy += (vx * t[1] + vy * t[3] + t[5]) * weight
+                    v &+= 1
+                    f &+= 3
+                    o &+= 2
+                }
+                out[w] = wx
+                out[w &+ 1] = wy
+                w &+= 2
+            }
+        }
+        return length
     }
 
     /// Writes slot `s`'s world vertices (at most `capacity` floats) to `out`; returns the floats
     /// written, 0 when the slot shows nothing with vertices.
     @inline(__always)
     static func computeSlot(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, into out: UnsafeMutablePointer<Float>,
-        capacity: Int
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, attachment: Int, frame: Int32,
+        into out: UnsafeMutablePointer<Float>, capacity: Int
     ) -> Int {
-        let si = r.slot(s)
-        let attachment = Int(cols.attachment[si])
         guard attachment >= 0 else { return 0 }
         let bone = r.bone(Int(rig.slotBone[s]))
         switch rig.attachmentKind(attachment) {
         case .region:
-            guard capacity >= 8, rig.attFrameCount[attachment] > 0 else { return 0 }
-            let frame = SlotSystem.imageFrame(cols, rig, slotRow: si)
-            guard frame >= 0 else { return 0 }
+            guard capacity >= 8, rig.attFrameCount[attachment] > 0, frame >= 0 else { return 0 }
             let o = rig.frameOffsets + Int(frame) &* 8
             let a = cols.a[bone]
             let b = cols.b[bone]
@@ -74,7 +166,7 @@ enum VertexSystem {
         case .mesh:
             let length = Int(rig.attWorldLength[attachment])
             guard length <= capacity else { return 0 }
-            let deformLength = Int(cols.deformLength[si])
+            let deformLength = Int(cols.deformLength(rig, r, slot: s))
             let deform = cols.deform + (r.deform &+ Int(rig.slotDeformOffset[s]))
             let boneCount = Int(rig.attBoneCount[attachment])
             if boneCount == 0 {
@@ -153,12 +245,14 @@ enum VertexSystem {
     }
 }
 
-/// One drawn slot in a `VertexBlock`: its row, slot, attachment, and where its world vertices
-/// are (`count` floats from `offset`).
+/// One drawn slot in a `VertexBlock`: its row, slot, attachment and image, and where its world
+/// vertices are (`count` floats from `offset`).
 public struct VertexDraw: Sendable, Equatable {
     public var row: Int32
     public var slot: Int32
     public var attachment: Int32
+    /// The image (index into `SkeletonData.attachmentFrames`), -1 for a mesh without one.
+    public var frame: Int32
     public var offset: Int32
     public var count: Int32
 }
@@ -173,35 +267,46 @@ public struct VertexBlock: @unchecked Sendable {
     public let draws: UnsafeBufferPointer<VertexDraw>
 }
 
-/// One chunk's vertex output buffers, reused block after block and frame after frame (they
-/// grow only when a batch needs more than ever before, on the calling thread).
+/// One chunk's draw list and vertex buffer, reused block after block and frame after frame
+/// (they grow only when a batch needs more than ever before, on the calling thread).
 final class VertexScratch: @unchecked Sendable {
+    /// One instance's gathered bone transforms (`VertexSystem.gather`).
+    private(set) var bones: UnsafeMutablePointer<Float>
+    private var boneCapacity = 0
     private(set) var vertices: UnsafeMutablePointer<Float>
     private(set) var draws: UnsafeMutablePointer<VertexDraw>
-    private var vertexCapacity = 0
-    private var drawCapacity = 0
+    private(set) var vertexCapacity = 0
+    private(set) var drawCapacity = 0
     var vertexCount = 0
     var drawCount = 0
 
     init() {
+        bones = .allocate(capacity: 1)
         vertices = .allocate(capacity: 1)
         draws = .allocate(capacity: 1)
     }
 
     deinit {
+        bones.deallocate()
         vertices.deallocate()
         draws.deallocate()
     }
 
-    /// Makes room for `rows` instances of `rig`.
-    func reserve(_ rig: CompiledSkeleton, rows: Int) {
+    /// Makes room for the vertices of `rows` instances of `rig` and the draw list of `listRows`.
+    func reserve(_ rig: CompiledSkeleton, rows: Int, listRows: Int) {
         let floats = max(1, rows * rig.vertexFloats)
         if floats > vertexCapacity {
             vertices.deallocate()
             vertices = .allocate(capacity: floats)
             vertexCapacity = floats
         }
-        let entries = max(1, rows * rig.tables.slotCount)
+        let boneFloats = max(1, rig.boneCount * 6)
+        if boneFloats > boneCapacity {
+            bones.deallocate()
+            bones = .allocate(capacity: boneFloats)
+            boneCapacity = boneFloats
+        }
+        let entries = max(1, max(rows, listRows) * rig.tables.slotCount)
         if entries > drawCapacity {
             draws.deallocate()
             draws = .allocate(capacity: entries)
@@ -209,9 +314,9 @@ final class VertexScratch: @unchecked Sendable {
         }
     }
 
-    func block(batch: Int, rows: Range<Int>) -> VertexBlock {
+    func block(batch: Int, rows: Range<Int>, draws list: Range<Int>) -> VertexBlock {
         VertexBlock(
             batch: batch, rows: rows, vertices: UnsafeBufferPointer(start: vertices, count: vertexCount),
-            draws: UnsafeBufferPointer(start: draws, count: drawCount))
+            draws: UnsafeBufferPointer(start: draws + list.lowerBound, count: list.count))
     }
 }

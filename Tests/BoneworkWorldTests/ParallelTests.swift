@@ -71,6 +71,7 @@ struct ParallelTests {
         scheduler.mode = config.mode
         scheduler.blockRows = config.block
         scheduler.minimumChunkRows = config.minimumChunk
+        scheduler.minimumChunkMicroseconds = 0
         let log = Log()
         scheduler.vertexHandler = { block in
             log.lock.lock()
@@ -206,5 +207,137 @@ struct ParallelTests {
         s.minimumChunkRows = 16
         #expect(s.chunkCount(rows: 15) == 1)
         #expect(s.chunkCount(rows: 1000) == min(2, Scheduler.maxThreads))
+    }
+}
+
+/// Every reference pose trace replayed by two instances on two threads (one chunk each): each
+/// instance matches the reference and, bit for bit, the single-threaded replay.
+@Suite("Parallel pose traces")
+struct ParallelTraceTests {
+    /// A pose's floats as bits (NaN-safe), attachments and draw order.
+    static func bits(_ p: InstancePose) -> [UInt32] {
+        var out: [UInt32] = []
+        for v in p.bones.joined() { out.append(v.bitPattern) }
+        for v in p.local.joined() { out.append(v.bitPattern) }
+        for v in p.colors.joined() { out.append(v.bitPattern) }
+        for v in p.darkColors.joined() { out.append(v.bitPattern) }
+        for v in p.vertices { for f in v ?? [] { out.append(f.bitPattern) } }
+        out.append(contentsOf: p.drawOrder.map { UInt32(truncatingIfNeeded: $0) })
+        out.append(contentsOf: p.attachments.map { UInt32(truncatingIfNeeded: ($0 ?? "").hashValue) })
+        return out
+    }
+
+    @Test("Each trace on two threads matches the reference and the one-thread replay", arguments: PoseGoldens.compared)
+    func twoThreads(_ file: PoseGoldens.File) throws {
+        let url = PoseGoldens.poses.appendingPathComponent(file.path)
+        let reference = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any], "\(file.path)")
+        let skeleton = try #require(reference["skeleton"] as? String)
+        let animation = try #require(reference["animation"] as? String)
+        let steps = try #require(reference["steps"] as? Int)
+        let dt = try #require(reference["dt"] as? Double)
+        let frames = try #require(reference["frames"] as? [[String: Any]])
+        let atlas = try (reference["atlas"] as? String).map {
+            try AtlasReader.read(file: PoseGoldens.assets.appendingPathComponent($0).path)
+        }
+        let data = try SkeletonLoader.load(file: PoseGoldens.assets.appendingPathComponent(skeleton).path, atlas: atlas)
+        let skin = reference["skin"] as? String
+        let loop = reference["loop"] as? Bool ?? true
+        let wanted = Set(frames.compactMap { $0["step"] as? Int })
+        let single = try PoseTrace(
+            data: data, skin: skin, animation: animation, loop: loop, delta: Float(dt), steps: steps
+        )
+        .run(recording: wanted)
+        let singleByStep = Dictionary(single.map { ($0.step, $0.pose) }, uniquingKeysWith: { a, _ in a })
+        let framesByStep = Dictionary(
+            frames.compactMap { f in (f["step"] as? Int).map { ($0, f) } }, uniquingKeysWith: { a, _ in a })
+
+        let scheduler = Scheduler(capacity: 2, threads: 2)
+        scheduler.minimumChunkRows = 1
+        scheduler.minimumChunkMicroseconds = 0
+        scheduler.blockRows = 1
+        let world = World(trackCount: 1, scheduler: scheduler)
+        let entities = try (0..<2).map { _ in try world.spawn(data, skin: skin) }
+        func check(_ step: Int) throws {
+            guard wanted.contains(step) else { return }
+            let expected = try #require(singleByStep[step])
+            let frame = try #require(framesByStep[step])
+            for (n, e) in entities.enumerated() {
+                let pose = try world.pose(e)
+                if let difference = PoseComparison.firstDifference(expected: frame, actual: pose, data: data) {
+                    Issue.record("\(file.path) step \(step), instance \(n): \(difference)")
+                }
+                #expect(Self.bits(pose) == Self.bits(expected), "\(file.path) step \(step), instance \(n): bits differ")
+            }
+        }
+        try check(0)
+        for e in entities { try world.setAnimation(e, track: 0, animation, loop: loop) }
+        if steps > 0 {
+            for step in 1...steps {
+                world.update(Float(dt))
+                try check(step)
+            }
+        }
+        if Scheduler.maxThreads > 1 { #expect(world.scheduler.profiler.frame()?.chunks ?? 0 >= 2) }
+    }
+}
+
+extension ParallelTests {
+    @Test("Chunks hold at least the minimum work measured on the previous frame")
+    func chunksByMeasuredWork() throws {
+        let data = try Examples.spineboy()
+        let scheduler = Scheduler(capacity: 4, clock: .threadCPU, threads: 2)
+        scheduler.minimumChunkRows = 1
+        let world = World(trackCount: 1, scheduler: scheduler)
+        for _ in 0..<8 {
+            let e = try world.spawn(data)
+            try world.setAnimation(e, track: 0, "walk", loop: true)
+        }
+        world.update(Self.delta)
+        // Unmeasured: one row is enough for a chunk.
+        #expect(scheduler.profiler.frame()?.chunks == min(2, Scheduler.maxThreads))
+        // Eight instances take far less than a second of CPU: one chunk from then on.
+        scheduler.minimumChunkMicroseconds = 1_000_000
+        world.update(Self.delta)
+        #expect(scheduler.profiler.frame()?.chunks == 1)
+        scheduler.minimumChunkMicroseconds = 80
+        let two = min(2, Scheduler.maxThreads)
+        #expect(scheduler.chunkCount(rows: 8, costPerRow: 0) == two)  // not measured: rows rule
+        #expect(scheduler.chunkCount(rows: 8, costPerRow: 1_000) == 1)  // 8 µs in all
+        #expect(scheduler.chunkCount(rows: 8, costPerRow: 20_000) == two)  // 4 rows make 80 µs
+        #expect(scheduler.chunkCount(rows: 1000, costPerRow: 5_000) == two)
+    }
+}
+
+@Suite("Compact slot columns")
+struct CompactSlotColumnTests {
+    @Test("Colouring a slot no timeline colours adds a colour row to the batch; everything else is kept")
+    func colourRowOnDemand() throws {
+        let data = try Examples.spineboy()
+        let world = World(trackCount: 1)
+        let entities = try (0..<3).map { _ in try world.spawn(data) }
+        for e in entities { try world.setAnimation(e, track: 0, "walk", loop: true) }
+        for _ in 0..<5 { world.update(1 / 60) }
+        let head = Int(try #require(data.findSlot("head")))
+        let muzzle = Int(try #require(data.findSlot("muzzle")))
+        let batch = try world.locate(entities[0]).batch
+        #expect(batch.columns().colorRow(batch.rig.tables, batch.columns().rows(0), slot: head) < 0)
+        let before = try entities.map { try world.pose($0) }
+        let red = Color(1, 0, 0, 0.5)
+        try world.setSlotColor(entities[1], slot: head, red)
+        #expect(try world.slotColor(entities[1], slot: head) == red)
+        for (n, e) in entities.enumerated() {
+            let pose = try world.pose(e)
+            #expect(pose.bones == before[n].bones)
+            #expect(pose.colors[muzzle] == before[n].colors[muzzle])
+            if n != 1 { #expect(pose.colors == before[n].colors) }
+        }
+        for _ in 0..<5 { world.update(1 / 60) }
+        #expect(try world.slotColor(entities[1], slot: head) == red, "no timeline keys the head's colour")
+        #expect(try world.slotColor(entities[0], slot: head) == data.slots[head].color)
+        try world.despawn(entities[0])
+        #expect(try world.slotColor(entities[1], slot: head) == red)
+        let added = try world.spawn(data)
+        #expect(try world.slotColor(added, slot: head) == data.slots[head].color)
     }
 }

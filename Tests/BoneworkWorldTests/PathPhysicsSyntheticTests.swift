@@ -106,15 +106,16 @@ struct PathPhysicsSyntheticTests {
         let r = cols.rows(row)
         let rig = batch.rig.tables
         if let indices = frame["sequenceIndex"] as? [Int] {
-            for (s, expected) in indices.enumerated() where Int(cols.sequenceIndex[r.slot(s)]) != expected {
+            for (s, expected) in indices.enumerated() where Int(cols.sequenceIndex(rig, r, slot: s)) != expected {
                 return
-                    "slot '\(data.slots[s].name)' sequence index: expected \(expected), got \(cols.sequenceIndex[r.slot(s)])"
+                    "slot '\(data.slots[s].name)' sequence index: expected \(expected), got \(cols.sequenceIndex(rig, r, slot: s))"
             }
         }
         if let uvs = frame["uvs"] as? [Any] {
             for (s, value) in uvs.enumerated() {
                 guard let expected = value as? [Double] else { continue }
-                let image = SlotSystem.imageFrame(cols, rig, slotRow: r.slot(s))
+                let image = SlotSystem.imageFrame(
+                    cols, rig, r, slot: s, attachment: Int(cols.attachment[r.slot(s)]))
                 guard image >= 0 else { return "slot '\(data.slots[s].name)': no image" }
                 let f = data.attachmentFrames[Int(image)]
                 let ours: [Float]

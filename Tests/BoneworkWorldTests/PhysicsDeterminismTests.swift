@@ -69,7 +69,7 @@ struct PhysicsDeterminismTests {
             chunkCount = (batch.count + chunkSize - 1) / chunkSize
             scratch = (0..<chunkCount).map { _ in
                 let s = VertexScratch()
-                s.reserve(batch.rig, rows: chunkSize)
+                s.reserve(batch.rig, rows: chunkSize, listRows: chunkSize)
                 return s
             }
             _ = batch.animationStates.workspace(chunkCount - 1)
@@ -107,8 +107,10 @@ struct PhysicsDeterminismTests {
                     for row in range { _ = shared.kernel.apply(row: row, cols, ws) }
                     for i in range { cols.time[i] += delta }
                     PoseSystem.update(cols, rig, range: range)
-                    SlotSystem.update(cols, rig, range: range)
-                    VertexSystem.update(cols, rig, range: range, into: shared.scratch[c])
+                    let out = shared.scratch[c]
+                    out.drawCount = 0
+                    SlotSystem.update(cols, rig, range: range, into: out)
+                    VertexSystem.update(cols, rig, draws: 0..<out.drawCount, into: out)
                 }
             }
             store.collect(workers: chunkCount)

@@ -9,7 +9,8 @@ enum BenchCommand {
     static let usage = """
         bench [--skeleton PATH --atlas PATH] [--animations walk,run] [--skin NAME] --count N --frames F
                      [--threads T] [--dt SECONDS] [--seed S] [--warmup W] [--mode interleaved|split]
-                     [--block ROWS] [--min-chunk ROWS] [--json] [--csv FILE] [--trace FILE] [--chart FILE]
+                     [--block ROWS] [--min-chunk ROWS] [--min-chunk-us MICROSECONDS] [--json] [--csv FILE]
+                     [--trace FILE] [--chart FILE]
         """
 
     struct Options {
@@ -26,6 +27,7 @@ enum BenchCommand {
         var mode = Scheduler.Mode.interleaved
         var block = Scheduler.defaultBlockRows
         var minimumChunk = Scheduler.defaultMinimumChunkRows
+        var minimumChunkMicroseconds = Scheduler.defaultMinimumChunkMicroseconds
         var json = false
         var csv: String?
         var trace: String?
@@ -37,7 +39,7 @@ enum BenchCommand {
             args, flags: ["--json"],
             values: [
                 "--skeleton", "--atlas", "--animations", "--skin", "--count", "--frames", "--threads", "--dt", "--seed",
-                "--warmup", "--mode", "--block", "--min-chunk", "--csv", "--trace", "--chart",
+                "--warmup", "--mode", "--block", "--min-chunk", "--min-chunk-us", "--csv", "--trace", "--chart",
             ])
         guard p.positional.isEmpty else { throw UsageError("unexpected argument '\(p.positional[0])'\n\(usage)") }
         var o = Options()
@@ -79,6 +81,12 @@ enum BenchCommand {
         }
         o.block = try integer("--block", minimum: 1) ?? o.block
         o.minimumChunk = try integer("--min-chunk", minimum: 1) ?? o.minimumChunk
+        if let text = p.value("--min-chunk-us") {
+            guard let v = Double(text), v >= 0, v.isFinite else {
+                throw UsageError("--min-chunk-us needs microseconds >= 0")
+            }
+            o.minimumChunkMicroseconds = v
+        }
         o.json = p.flag("--json")
         o.csv = p.value("--csv")
         o.trace = p.value("--trace")
@@ -111,7 +119,7 @@ enum BenchCommand {
         }
         let workload = CrowdWorkload(
             animations: animations, skin: skin, count: o.count, seed: o.seed, threads: o.threads, mode: o.mode,
-            blockRows: o.block, minimumChunkRows: o.minimumChunk)
+            blockRows: o.block, minimumChunkRows: o.minimumChunk, minimumChunkMicroseconds: o.minimumChunkMicroseconds)
         let bench = try CrowdBenchmark(data: data, workload: workload, profiledFrames: max(1, o.frames))
         let result = bench.run(frames: o.frames, warmup: o.frames > 0 ? o.warmup : 0, delta: o.delta)
         let profiler = bench.world.scheduler.profiler

@@ -56,13 +56,14 @@ public final class AnimationStateStore {
 
     /// Called for every event of every row, after the entry's and the row's own listeners.
     public var listener: AnimationStateListener?
-    private var rowListeners: [AnimationStateListener?] = []
+    /// Listeners of single rows, by row (few rows have one: nothing is stored per row).
+    private var rowListeners: [Int: AnimationStateListener] = [:]
     private var entryListeners: [AnimationStateListener?] = []
 
     /// Whether any listener is set (the store's, a row's or an entry's). Frames without one may
     /// run the state systems interleaved with the others and deliver their events at the end.
     var hasListeners: Bool {
-        listener != nil || rowListeners.contains { $0 != nil } || entryListeners.contains { $0 != nil }
+        listener != nil || !rowListeners.isEmpty || entryListeners.contains { $0 != nil }
     }
 
     /// Where delivered events are also logged for polling (`Batch.firedEvents`).
@@ -116,6 +117,8 @@ public final class AnimationStateStore {
     // MARK: - Rows
 
     public func reserveRows(_ capacity: Int) {
+        // One entry per row (a track playing); mixing and queues grow the pool when they need to.
+        pool.reserve(capacity)
         guard capacity > rowCapacity else { return }
         relayout(rows: capacity, width: trackWidth)
     }
@@ -131,7 +134,7 @@ public final class AnimationStateStore {
         timeScales[row] = 1
         changed[row] = 0
         unkeyed[row] = 0
-        if rowListeners.count < rowCount { rowListeners.append(nil) } else { rowListeners[row] = nil }
+        rowListeners[row] = nil
         return row
     }
 
@@ -521,7 +524,7 @@ public final class AnimationStateStore {
         if slot < entryListeners.count, let l = entryListeners[slot] { l(type, entry, event) }
         // The entry may have been released by a listener's operation; its owner row is re-read.
         let owner = Int(pool.columns.state[slot].owner)
-        if owner >= 0, owner < rowListeners.count, let l = rowListeners[owner] { l(type, entry, event) }
+        if owner >= 0, let l = rowListeners[owner] { l(type, entry, event) }
         if let l = listener { l(type, entry, event) }
     }
 

@@ -113,7 +113,7 @@ extension StateKernel {
         for s in 0..<rig.slotCount {
             let i = r.slot(s)
             if cols.attachmentState[i] == setupState {
-                SetupPose.setAttachment(cols, rig, slotRow: i, TimelineApply.setupAttachment(rig, ctx, s))
+                SetupPose.setAttachment(cols, rig, r, slot: s, TimelineApply.setupAttachment(rig, ctx, s))
             }
         }
         unkeyed[row] = unkeyedBase &+ 2
@@ -322,12 +322,12 @@ extension StateKernel {
         let keys = TimelineKeys(timeline, rig)
         if time < keys.firstTime {
             if blend == .setup || blend == .first {
-                SetupPose.setAttachment(cols, rig, slotRow: i, TimelineApply.setupAttachment(rig, ctx, slot))
+                SetupPose.setAttachment(cols, rig, ctx.r, slot: slot, TimelineApply.setupAttachment(rig, ctx, slot))
                 if attachments { cols.attachmentState[i] = unkeyedBase &+ AttachmentState.current }
             }
         } else {
             SetupPose.setAttachment(
-                cols, rig, slotRow: i, TimelineApply.keyedAttachment(timeline, rig, ctx, keys.search(time)))
+                cols, rig, ctx.r, slot: slot, TimelineApply.keyedAttachment(timeline, rig, ctx, keys.search(time)))
             if attachments { cols.attachmentState[i] = unkeyedBase &+ AttachmentState.current }
         }
         // Not chosen in this apply: the setup attachment is restored after it.

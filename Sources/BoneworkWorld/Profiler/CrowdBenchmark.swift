@@ -15,12 +15,15 @@ public struct CrowdWorkload: Sendable {
     public var mode: Scheduler.Mode
     public var blockRows: Int
     public var minimumChunkRows: Int
+    public var minimumChunkMicroseconds: Double
     public var layout: ColumnLayout
 
     public init(
         animations: [String], skin: String? = nil, count: Int, seed: UInt64 = 1, threads: Int = 1,
         mode: Scheduler.Mode = .interleaved, blockRows: Int = Scheduler.defaultBlockRows,
-        minimumChunkRows: Int = Scheduler.defaultMinimumChunkRows, layout: ColumnLayout = .instanceMajor
+        minimumChunkRows: Int = Scheduler.defaultMinimumChunkRows,
+        minimumChunkMicroseconds: Double = Scheduler.defaultMinimumChunkMicroseconds,
+        layout: ColumnLayout = .instanceMajor
     ) {
         self.animations = animations
         self.skin = skin
@@ -30,6 +33,7 @@ public struct CrowdWorkload: Sendable {
         self.mode = mode
         self.blockRows = blockRows
         self.minimumChunkRows = minimumChunkRows
+        self.minimumChunkMicroseconds = minimumChunkMicroseconds
         self.layout = layout
     }
 }
@@ -42,7 +46,8 @@ public struct CrowdResult: Sendable {
     public var threads: Int
     public var summary: ProfileSummary
     /// Heap bytes per instance: (heap growth of a world of `count` instances - that of a world
-    /// of one instance) / (count - 1), both built the same way.
+    /// of `count / 2`) / (count - count / 2), both built the same way (below 32 instances: the
+    /// whole world's growth over `count`).
     public var bytesPerInstance: Int
     /// Heap bytes the measured frames allocated (see `HeapProbe.allocatedBytes`); nil when
     /// malloc statistics are unavailable. 0: no frame allocated.
@@ -64,9 +69,11 @@ public struct CrowdResult: Sendable {
         usWall.append("\"total\": \(f(summary.microsecondsPerSkeletonWall[SystemID.count]))")
         let wall = summary.frameWall.scaled(1e-6)
         let cpu = summary.frameCPU.scaled(1e-6)
+        let busiest = summary.busiestThreadCPU.scaled(1e-6)
         let allocations: String
         if let allocatedBytes {
-            allocations = allocatedBytes == 0 ? "0" : "null, \"allocated_bytes\": \(allocatedBytes)"
+            // Negative: the heap shrank during the frames (another thread released cached memory).
+            allocations = allocatedBytes <= 0 ? "0" : "null, \"allocated_bytes\": \(allocatedBytes)"
         } else {
             allocations = "null"
         }
@@ -75,6 +82,7 @@ public struct CrowdResult: Sendable {
             + "\"us_per_skeleton_frame_wall\": {\(usWall.joined(separator: ", "))}, "
             + "\"frame_ms\": {\"median\": \(f(wall.median, 4)), \"p95\": \(f(wall.p95, 4)), \"max\": \(f(wall.max, 4))}, "
             + "\"frame_cpu_ms\": {\"median\": \(f(cpu.median, 4)), \"p95\": \(f(cpu.p95, 4))}, "
+            + "\"busiest_thread_cpu_ms\": {\"median\": \(f(busiest.median, 4)), \"p95\": \(f(busiest.p95, 4))}, "
             + "\"bytes_per_instance\": \(bytesPerInstance), \"allocations_per_frame\": \(allocations), "
             + "\"peak_rss_bytes\": \(peakResidentBytes)}"
     }
@@ -91,21 +99,34 @@ public final class CrowdBenchmark {
     public init(data: SkeletonData, workload: CrowdWorkload, profiledFrames: Int) throws {
         self.data = data
         self.workload = workload
-        let one = HeapProbe.inUse() ?? 0
-        let small = try Self.makeWorld(data, workload, count: 1, profiledFrames: profiledFrames)
-        let oneBytes = (HeapProbe.inUse() ?? 0) - one
+        // Heap growth of a world of half the instances, then of the full world: the difference
+        // over the difference in instances is what one more instance costs (fixed costs such as
+        // compiled tables cancel out).
+        let half = max(1, workload.count / 2)
+        var halfBytes = 0
+        var halfCount = 0
+        if workload.count >= 2 * Self.minimumCapacity {
+            let before = HeapProbe.inUse() ?? 0
+            let small = try Self.makeWorld(data, workload, count: half, profiledFrames: profiledFrames)
+            halfBytes = (HeapProbe.inUse() ?? 0) - before
+            halfCount = half
+            withExtendedLifetime(small) {}
+        }
         let start = HeapProbe.inUse() ?? 0
         world = try Self.makeWorld(data, workload, count: workload.count, profiledFrames: profiledFrames)
         let allBytes = (HeapProbe.inUse() ?? 0) - start
-        bytesPerInstance = workload.count > 1 ? (allBytes - oneBytes) / (workload.count - 1) : allBytes
-        withExtendedLifetime(small) {}
+        bytesPerInstance = (allBytes - halfBytes) / max(1, workload.count - halfCount)
     }
+
+    /// Batches start with room for 16 instances: smaller worlds are not comparable.
+    static let minimumCapacity = 16
 
     static func makeWorld(_ data: SkeletonData, _ w: CrowdWorkload, count: Int, profiledFrames: Int) throws -> World {
         let scheduler = Scheduler(capacity: max(1, profiledFrames), clock: .threadCPU, threads: w.threads)
         scheduler.mode = w.mode
         scheduler.blockRows = w.blockRows
         scheduler.minimumChunkRows = w.minimumChunkRows
+        scheduler.minimumChunkMicroseconds = w.minimumChunkMicroseconds
         let world = World(layout: w.layout, trackCount: 1, scheduler: scheduler)
         world.batch(for: data).reserve(count)
         var random = SplitMix64(seed: w.seed)

@@ -185,8 +185,11 @@ public final class FrameProfiler {
     /// The worker-side timer for a pass of at most `maxChunks` chunks.
     var timer: ChunkTimer { ChunkTimer(records: records) }
 
-    /// Folds the records of a finished pass (chunks 0..<chunks of batch `batch`) into the frame.
-    func commitPass(chunks: Int, batch: Int) {
+    /// Folds the records of a finished pass (chunks 0..<chunks of batch `batch`) into the frame;
+    /// returns the pass's thread CPU nanoseconds.
+    @discardableResult
+    func commitPass(chunks: Int, batch: Int) -> UInt64 {
+        var total: UInt64 = 0
         let n = min(chunks, maxChunks)
         frameChunks &+= n
         frameThreads = max(frameThreads, n)
@@ -200,6 +203,7 @@ public final class FrameProfiler {
                 if w == 0 && cpu == 0 { continue }
                 systemWall[current &* SystemID.count &+ s] &+= w
                 systemCPU[current &* SystemID.count &+ s] &+= cpu
+                total &+= cpu
                 let used = count(current, .slices)
                 if used.pointee < slicesPerFrame {
                     slices[base &+ used.pointee] = ProfileSlice(
@@ -214,6 +218,7 @@ public final class FrameProfiler {
             }
             records[c] = ChunkRecord()
         }
+        return total
     }
 
     func endFrame(instances: Int, batches: Int) {

@@ -46,6 +46,9 @@ public struct ProfileSummary: Sendable {
     public var frameWall: ProfileStats
     /// Thread CPU time of whole frames (all threads).
     public var frameCPU: ProfileStats
+    /// Per frame, the CPU time of the thread that worked longest: the frame's length if no
+    /// thread ever waited for a core (what a parallel frame costs on an idle machine).
+    public var busiestThreadCPU: ProfileStats
     /// Per system (`SystemID.rawValue`): elapsed time summed over chunks, per frame.
     public var systemWall: [ProfileStats]
     /// Per system: thread CPU time summed over threads, per frame.
@@ -63,6 +66,7 @@ public struct ProfileSummary: Sendable {
         threads = records.map(\.threads).max() ?? 0
         frameWall = ProfileStats(records.map { Double($0.wall) })
         frameCPU = ProfileStats(records.map { Double($0.cpu) })
+        busiestThreadCPU = ProfileStats(records.map { Double($0.cpuPerThread.map(\.cpu).max() ?? 0) })
         systemWall = (0..<s).map { k in ProfileStats(records.map { Double($0.systemWall[k]) }) }
         systemCPU = (0..<s).map { k in ProfileStats(records.map { Double($0.systemCPU[k]) }) }
         func perSkeleton(_ values: (FrameRecord) -> [UInt64]) -> [Double] {
