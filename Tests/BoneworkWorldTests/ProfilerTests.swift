@@ -102,7 +102,7 @@ struct ProfilerTests {
         let header = lines[0].split(separator: ",").map(String.init)
         #expect(header.prefix(4) == ["frame", "start_ms", "wall_ms", "cpu_ms"])
         #expect(header.contains("pose_cpu_us"))
-        #expect(header.count == 8 + 2 * SystemID.count)
+        #expect(header.count == 9 + 2 * SystemID.count)
         for line in lines.dropFirst() {
             let cells = line.split(separator: ",")
             #expect(cells.count == header.count)
@@ -177,5 +177,63 @@ struct ProfilerTests {
             series: [ChartSeries(name: "a", values: [1, 2, 3], color: Chart.palette[0])], style: .lines
         ).render()
         #expect(lines.width == 960)
+    }
+
+    @Test("Application systems: charged to the next or the last frame, in summaries and every exporter")
+    func applicationSystems() throws {
+        let world = try Self.world(count: 8, threads: 1, capacity: 8)
+        let profiler = world.scheduler.profiler
+        let steering = profiler.addApplicationSystem("steering")
+        let draw = profiler.addApplicationSystem("draw")
+        #expect(profiler.addApplicationSystem("steering") == steering)
+        #expect(profiler.applicationSystemNames == ["steering", "draw"])
+        func spin(_ nanoseconds: UInt64) {
+            let start = ProfilerClock.wall()
+            while ProfilerClock.wall() &- start < nanoseconds {}
+        }
+        for _ in 0..<3 {
+            profiler.measure(steering) { spin(200_000) }
+            world.update(Self.delta)
+            profiler.measure(draw, in: .lastFrame) { spin(100_000) }
+        }
+        let frames = profiler.recentFrames()
+        #expect(frames.count == 3)
+        for f in frames {
+            #expect(f.applicationWall.count == 2)
+            #expect(f.applicationWall[0] >= 200_000)
+            #expect(f.applicationWall[1] >= 100_000)
+            #expect(f.applicationCPU[0] > 0)
+            #expect(f.totalCPU == f.cpu + f.applicationCPU[0] + f.applicationCPU[1])
+        }
+        // Work recorded after the last frame waits for the next one; it is not charged twice.
+        profiler.measure(steering) { spin(50_000) }
+        #expect(profiler.frame()?.applicationWall[0] == frames.last?.applicationWall[0])
+
+        let summary = profiler.summary()
+        #expect(summary.applicationNames == ["steering", "draw"])
+        #expect(summary.applicationCPU[0].median > 0)
+        #expect(summary.table.contains("steering"))
+        #expect(summary.totalCPU.median > summary.frameCPU.median)
+
+        let csv = profiler.csv().split(separator: "\n")
+        let header = csv[0].split(separator: ",").map(String.init)
+        #expect(header.contains("app_steering_cpu_us"))
+        #expect(header.contains("app_draw_wall_us"))
+        #expect(header.contains("total_cpu_ms"))
+        #expect(csv.count == 4)
+        let wallColumn = try #require(header.firstIndex(of: "app_steering_wall_us"))
+        let firstRow = csv[1].split(separator: ",")
+        #expect((Double(firstRow[wallColumn]) ?? 0) >= 200)
+
+        let trace = profiler.chromeTrace()
+        let json = try JSONSerialization.jsonObject(with: Data(trace.utf8)) as? [String: Any]
+        let events = try #require(json?["traceEvents"] as? [[String: Any]])
+        let application = events.filter { ($0["cat"] as? String) == "application" }
+        #expect(application.count == 6)
+        #expect(Set(application.compactMap { $0["name"] as? String }) == ["steering", "draw"])
+
+        let chart = profiler.chart()
+        #expect(chart.series.map(\.name).prefix(2) == ["steering", "draw"])
+        #expect(chart.series.count == 2 + SystemID.count)
     }
 }

@@ -13,17 +13,23 @@ import Foundation
 enum CrowdCommand {
     static let usage = """
         crowd [--count N] [--frames N] [--churn RATE] [--skeleton PATH --atlas PATH]... [--headless]
-                     [--threads T] [--dt SECONDS] [--seed S] [--csv FILE] [--trace FILE] [--chart FILE]
-                     [--screenshot FILE] [--diagnostics]
+                     [--threads T] [--dt SECONDS] [--seed S] [--seconds S] [--csv FILE] [--trace FILE]
+                     [--chart FILE] [--screenshot FILE] [--diagnostics]
           --count N        characters at the start (default 2000)
           --frames N       frames to run headless (default 300)
           --churn RATE     characters replaced per second (despawned and spawned; default 0)
+          --seconds S      headless: stop after S seconds even if frames remain (soak runs)
           --skeleton/--atlas  more kinds of character besides the default one (repeatable, in pairs)
         """
+
+    /// Frames the profiler keeps for the table and the exports.
+    static let keptFrames = 3600
 
     struct Options {
         var count = 2000
         var frames = 300
+        /// Headless: stop after this many seconds even if frames remain.
+        var seconds: Double?
         /// Whether --frames was given (a window then closes after that many frames).
         var framesGiven = false
         var churn: Float = 0
@@ -44,7 +50,7 @@ enum CrowdCommand {
             args, flags: ["--headless", "--diagnostics"],
             values: [
                 "--count", "--frames", "--churn", "--skeleton", "--atlas", "--threads", "--dt", "--seed", "--csv",
-                "--trace", "--chart", "--screenshot",
+                "--trace", "--chart", "--screenshot", "--seconds",
             ])
         guard p.positional.isEmpty else { throw UsageError("unexpected argument '\(p.positional[0])'\n\(usage)") }
         var o = Options()
@@ -58,6 +64,10 @@ enum CrowdCommand {
         o.count = try integer("--count", minimum: 0) ?? o.count
         o.frames = try integer("--frames", minimum: 1) ?? o.frames
         o.framesGiven = p.value("--frames") != nil
+        if let text = p.value("--seconds") {
+            guard let v = Double(text), v > 0, v.isFinite else { throw UsageError("--seconds needs a time > 0") }
+            o.seconds = v
+        }
         if let text = p.value("--churn") {
             guard let v = Float(text), v >= 0, v.isFinite else { throw UsageError("--churn needs a rate >= 0") }
             o.churn = v
@@ -93,7 +103,9 @@ enum CrowdCommand {
             return
         }
         let o = try parse(args)
-        let world = World(scheduler: Scheduler(capacity: o.frames, threads: o.threads))
+        // The profiler keeps the last `keptFrames` frames: the table
+        // and the exports cover them, and long runs stay within fixed memory.
+        let world = World(scheduler: Scheduler(capacity: min(o.frames, Self.keptFrames), threads: o.threads))
         let sim = CrowdSimulation(world: world, seed: o.seed)
         let atlas = try AtlasReader.read(file: DefaultCharacter.atlasPath)
         var atlases = [atlas]
@@ -134,39 +146,25 @@ enum CrowdCommand {
                     Data("bonework crowd: a --skeleton without --atlas cannot be drawn: running headless\n".utf8))
             }
         }
-        var timings = CrowdTimings()
-        timings.reserve(o.frames)
         var progress = ProgressBar(total: o.frames)
         var changes = 0
         var hits = 0
+        let clock = ContinuousClock()
+        let started = clock.now
+        var ran = 0
         for f in 0..<o.frames {
-            var w0 = CrowdTimings.wallNow()
-            var c0 = CrowdTimings.cpuNow()
-            func mark(_ s: Int) {
-                let w1 = CrowdTimings.wallNow()
-                let c1 = CrowdTimings.cpuNow()
-                timings.wall[s].append(w1 &- w0)
-                timings.cpu[s].append(c1 &- c0)
-                w0 = w1
-                c0 = c1
-            }
-            try sim.churn(rate: o.churn, delta: o.delta)
-            mark(0)
-            sim.steer(delta: o.delta)
-            sim.place()
-            mark(1)
-            sim.triggers.update()
-            mark(2)
-            world.update(o.delta)
-            sim.phaseFresh()
+            if let limit = o.seconds, clock.now - started >= .seconds(limit) { break }
+            try sim.step(delta: o.delta, churn: o.churn)
+            ran += 1
             changes += sim.triggers.changesLastFrame
             hits += sim.hitsThisFrame
             let ms = Double(world.scheduler.profiler.frame()?.wall ?? 0) / 1e6
             progress.show(f + 1, detail: "\(sim.count) characters  \(String(format: "%.1f", ms)) ms engine")
         }
         let profiler = world.scheduler.profiler
-        let report = CrowdReport(timings: timings, records: profiler.recentFrames())
+        let report = CrowdReport(profiler: profiler)
         print(report.table)
+        if ran < o.frames { print("stopped after \(ran) frames (--seconds \(o.seconds ?? 0))") }
         print(
             "median CPU frame time: \(String(format: "%.3f", report.frameCPU.median)) ms; animation changes by triggers: \(changes); hits: \(hits)"
         )

@@ -113,6 +113,15 @@ public final class FrameProfiler {
     private let systemCPU: UnsafeMutablePointer<UInt64>
     private let slices: UnsafeMutablePointer<ProfileSlice>
     let records: UnsafeMutablePointer<ChunkRecord>
+    /// Application systems (see `addApplicationSystem`): names, and per frame and system the
+    /// elapsed and CPU nanoseconds and the start of the first recorded run.
+    public private(set) var applicationSystemNames: [String] = []
+    private let applicationWall: UnsafeMutablePointer<UInt64>
+    private let applicationCPU: UnsafeMutablePointer<UInt64>
+    private let applicationStart: UnsafeMutablePointer<UInt64>
+    private let applicationThread: UnsafeMutablePointer<UInt64>
+    /// Work recorded for the next frame, folded into it by `beginFrame`.
+    private var pending = PendingApplicationWork()
 
     private var epoch: UInt64 = 0
     private var current = 0
@@ -143,6 +152,15 @@ public final class FrameProfiler {
         slices.initialize(repeating: empty, count: n * self.slicesPerFrame)
         records = .allocate(capacity: self.maxChunks)
         records.initialize(repeating: ChunkRecord(), count: self.maxChunks)
+        let a = n * Self.maxApplicationSystems
+        applicationWall = .allocate(capacity: a)
+        applicationWall.initialize(repeating: 0, count: a)
+        applicationCPU = .allocate(capacity: a)
+        applicationCPU.initialize(repeating: 0, count: a)
+        applicationStart = .allocate(capacity: a)
+        applicationStart.initialize(repeating: 0, count: a)
+        applicationThread = .allocate(capacity: a)
+        applicationThread.initialize(repeating: 0, count: a)
     }
 
     deinit {
@@ -153,6 +171,10 @@ public final class FrameProfiler {
         systemCPU.deallocate()
         slices.deallocate()
         records.deallocate()
+        applicationWall.deallocate()
+        applicationCPU.deallocate()
+        applicationStart.deallocate()
+        applicationThread.deallocate()
     }
 
     // MARK: - Recording (calling thread)
@@ -180,6 +202,14 @@ public final class FrameProfiler {
         count(current, .drawCalls).pointee = -1
         frameThreads = 0
         frameChunks = 0
+        let a = current &* Self.maxApplicationSystems
+        for k in 0..<Self.maxApplicationSystems {
+            applicationWall[a &+ k] = pending.wall[k]
+            applicationCPU[a &+ k] = pending.cpu[k]
+            applicationStart[a &+ k] = pending.start[k] > epoch ? pending.start[k] &- epoch : 0
+            applicationThread[a &+ k] = pending.thread[k]
+        }
+        pending = PendingApplicationWork()
     }
 
     /// The worker-side timer for a pass of at most `maxChunks` chunks.
@@ -230,6 +260,55 @@ public final class FrameProfiler {
         frames &+= 1
     }
 
+    /// Registers work the application does on its own thread around the engine's frame (AI,
+    /// steering, rendering...): it then appears beside the engine's systems in the records,
+    /// summaries and exporters. At most `maxApplicationSystems`; the same name twice is one system.
+    public func addApplicationSystem(_ name: String) -> ApplicationSystem {
+        if let k = applicationSystemNames.firstIndex(of: name) { return ApplicationSystem(index: k) }
+        precondition(applicationSystemNames.count < Self.maxApplicationSystems, "too many application systems")
+        applicationSystemNames.append(name)
+        return ApplicationSystem(index: applicationSystemNames.count - 1)
+    }
+
+    /// Runs `body` on the calling thread and charges its elapsed and CPU time to `system`, in the
+    /// next frame the scheduler runs (`.nextFrame`, for work that prepares it) or in the last one
+    /// (`.lastFrame`, for work that consumes it, such as drawing). Never allocates.
+    @inline(__always)
+    public func measure<T, E: Error>(
+        _ system: ApplicationSystem, in frame: ApplicationFrame = .nextFrame, _ body: () throws(E) -> T
+    ) throws(E) -> T {
+        let w0 = ProfilerClock.wall()
+        let c0 = ProfilerClock.threadCPU()
+        let result = try body()
+        record(system, in: frame, start: w0, wall: ProfilerClock.wall() &- w0, cpu: ProfilerClock.threadCPU() &- c0)
+        return result
+    }
+
+    /// Charges measured time to `system` (`start`: a `CLOCK_MONOTONIC` reading in nanoseconds).
+    public func record(
+        _ system: ApplicationSystem, in frame: ApplicationFrame, start: UInt64, wall: UInt64, cpu: UInt64
+    ) {
+        let k = system.index
+        guard k >= 0 && k < Self.maxApplicationSystems else { return }
+        let thread = ProfilerClock.threadID()
+        switch frame {
+        case .nextFrame:
+            if pending.wall[k] == 0 && pending.cpu[k] == 0 { pending.start[k] = start }
+            pending.wall[k] &+= wall
+            pending.cpu[k] &+= cpu
+            pending.thread[k] = thread
+        case .lastFrame:
+            guard frames > 0 else { return }
+            let i = ((frames - 1) % capacity) &* Self.maxApplicationSystems &+ k
+            if applicationWall[i] == 0 && applicationCPU[i] == 0 {
+                applicationStart[i] = start > epoch ? start &- epoch : 0
+            }
+            applicationWall[i] &+= wall
+            applicationCPU[i] &+= cpu
+            applicationThread[i] = thread
+        }
+    }
+
     /// Records the draw calls the renderer issued for the last frame.
     public func recordDrawCalls(_ calls: Int) {
         guard frames > 0 else { return }
@@ -274,7 +353,19 @@ public final class FrameProfiler {
             systemWall: Array(UnsafeBufferPointer(start: systemWall + f * s, count: s)),
             systemCPU: Array(UnsafeBufferPointer(start: systemCPU + f * s, count: s)),
             slices: Array(UnsafeBufferPointer(start: slices + f * slicesPerFrame, count: used)),
-            droppedSlices: counts[f * Self.countFields + Count.dropped.rawValue])
+            droppedSlices: counts[f * Self.countFields + Count.dropped.rawValue],
+            applicationWall: Array(
+                UnsafeBufferPointer(
+                    start: applicationWall + f * Self.maxApplicationSystems, count: applicationSystemNames.count)),
+            applicationCPU: Array(
+                UnsafeBufferPointer(
+                    start: applicationCPU + f * Self.maxApplicationSystems, count: applicationSystemNames.count)),
+            applicationStart: Array(
+                UnsafeBufferPointer(
+                    start: applicationStart + f * Self.maxApplicationSystems, count: applicationSystemNames.count)),
+            applicationThread: Array(
+                UnsafeBufferPointer(
+                    start: applicationThread + f * Self.maxApplicationSystems, count: applicationSystemNames.count)))
     }
 
     /// The kept frames, oldest first.
@@ -310,9 +401,18 @@ public struct FrameRecord: Sendable, Equatable {
     public var systemCPU: [UInt64]
     public var slices: [ProfileSlice]
     public var droppedSlices: Int
+    /// Per application system (`FrameProfiler.applicationSystemNames`): elapsed and CPU
+    /// nanoseconds, start (nanoseconds since the first frame began) and thread of its first run.
+    public var applicationWall: [UInt64] = []
+    public var applicationCPU: [UInt64] = []
+    public var applicationStart: [UInt64] = []
+    public var applicationThread: [UInt64] = []
 
-    /// Thread CPU nanoseconds of the frame's systems, all threads together.
+    /// Thread CPU nanoseconds of the frame's engine systems, all threads together.
     public var cpu: UInt64 { systemCPU.reduce(0, &+) }
+
+    /// Engine and application systems together.
+    public var totalCPU: UInt64 { cpu &+ applicationCPU.reduce(0, &+) }
 
     /// Per thread (in order of first appearance): CPU nanoseconds spent in systems this frame.
     public var cpuPerThread: [(thread: UInt64, cpu: UInt64)] {
@@ -326,4 +426,31 @@ public struct FrameRecord: Sendable, Equatable {
         }
         return result
     }
+}
+
+/// A system the application runs on its own thread, registered with
+/// `FrameProfiler.addApplicationSystem`.
+public struct ApplicationSystem: Sendable, Equatable {
+    public let index: Int
+}
+
+/// Which frame application work is charged to.
+public enum ApplicationFrame: Sendable {
+    /// The next frame the scheduler runs (work done before `World.update`).
+    case nextFrame
+    /// The frame the scheduler ran last (work done after `World.update`).
+    case lastFrame
+}
+
+extension FrameProfiler {
+    /// Application systems a profiler keeps times for.
+    public static let maxApplicationSystems = 8
+}
+
+/// Application work recorded before the frame it belongs to has begun.
+struct PendingApplicationWork {
+    var wall = SystemTimes()
+    var cpu = SystemTimes()
+    var start = SystemTimes()
+    var thread = SystemTimes()
 }

@@ -58,8 +58,24 @@ public struct ProfileSummary: Sendable {
     public var microsecondsPerSkeletonCPU: [Double]
     /// Median draw calls (-1 when no renderer reported any).
     public var drawCalls: Int
+    /// The application's systems (`FrameProfiler.addApplicationSystem`), in registration order:
+    /// names, CPU time per frame, median µs per skeleton.
+    public var applicationNames: [String]
+    public var applicationCPU: [ProfileStats]
+    public var applicationMicrosecondsPerSkeleton: [Double]
+    /// Thread CPU time of whole frames, the application's systems included.
+    public var totalCPU: ProfileStats
 
-    public init(_ records: [FrameRecord]) {
+    public init(_ records: [FrameRecord], applicationNames: [String] = []) {
+        self.applicationNames = applicationNames
+        func application(_ r: FrameRecord, _ k: Int) -> Double {
+            k < r.applicationCPU.count ? Double(r.applicationCPU[k]) : 0
+        }
+        applicationCPU = applicationNames.indices.map { k in ProfileStats(records.map { application($0, k) }) }
+        applicationMicrosecondsPerSkeleton = applicationNames.indices.map { k in
+            ProfileStats(records.map { $0.instances > 0 ? application($0, k) / 1000 / Double($0.instances) : 0 }).median
+        }
+        totalCPU = ProfileStats(records.map { Double($0.totalCPU) })
         frames = records.count
         let s = SystemID.count
         instances = Int(ProfileStats(records.map { Double($0.instances) }).median)
@@ -100,6 +116,13 @@ public struct ProfileSummary: Sendable {
         lines.append(
             pad("system", 22) + pad("µs/skel cpu", 13) + pad("µs/skel wall", 13) + pad("ms median", 11)
                 + pad("ms p95", 11) + "ms max")
+        for (k, name) in applicationNames.enumerated() {
+            let ms = applicationCPU[k].scaled(1e-6)
+            lines.append(
+                pad(name, 22) + pad(String(format: "%.3f", applicationMicrosecondsPerSkeleton[k]), 13)
+                    + pad("", 13) + pad(String(format: "%.3f", ms.median), 11) + pad(String(format: "%.3f", ms.p95), 11)
+                    + String(format: "%.3f", ms.max))
+        }
         for system in SystemID.allCases {
             let k = system.rawValue
             let ms = systemCPU[k].scaled(1e-6)
@@ -116,6 +139,12 @@ public struct ProfileSummary: Sendable {
                 + pad(String(format: "%.3f", microsecondsPerSkeletonWall[total]), 13)
                 + pad(String(format: "%.3f", cpu.median), 11) + pad(String(format: "%.3f", cpu.p95), 11)
                 + String(format: "%.3f", cpu.max))
+        if !applicationNames.isEmpty {
+            let all = totalCPU.scaled(1e-6)
+            lines.append(
+                pad("total with application", 48) + pad(String(format: "%.3f", all.median), 11)
+                    + pad(String(format: "%.3f", all.p95), 11) + String(format: "%.3f", all.max))
+        }
         let wall = frameWall.scaled(1e-6)
         lines.append(
             pad("frame (elapsed)", 48) + pad(String(format: "%.3f", wall.median), 11)
@@ -126,5 +155,7 @@ public struct ProfileSummary: Sendable {
 
 extension FrameProfiler {
     /// Statistics over the kept frames.
-    public func summary() -> ProfileSummary { ProfileSummary(recentFrames()) }
+    public func summary() -> ProfileSummary {
+        ProfileSummary(recentFrames(), applicationNames: applicationSystemNames)
+    }
 }

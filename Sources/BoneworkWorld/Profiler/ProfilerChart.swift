@@ -16,14 +16,29 @@ extension FrameProfiler {
         height: Int = 540, title: String? = nil
     ) -> Chart {
         let records = recentFrames()
-        let series = SystemID.allCases.map { system -> ChartSeries in
+        func scaled(_ ns: UInt64, _ r: FrameRecord) -> Double {
+            if perSkeleton { return r.instances > 0 ? Double(ns) / 1000 / Double(r.instances) : 0 }
+            return Double(ns) / 1e6
+        }
+        // The application's systems first (they run before the engine's in a frame), then the engine's.
+        var series: [ChartSeries] = []
+        for (k, name) in applicationSystemNames.enumerated() {
             let values = records.map { r -> Double in
-                let ns = Double(time == .cpu ? r.systemCPU[system.rawValue] : r.systemWall[system.rawValue])
-                if perSkeleton { return r.instances > 0 ? ns / 1000 / Double(r.instances) : 0 }
-                return ns / 1e6
+                let times = time == .cpu ? r.applicationCPU : r.applicationWall
+                return scaled(k < times.count ? times[k] : 0, r)
             }
-            return ChartSeries(
-                name: system.name, values: values, color: Chart.palette[system.rawValue % Chart.palette.count])
+            series.append(
+                ChartSeries(
+                    name: name, values: values,
+                    color: Chart.palette[(SystemID.count + k) % Chart.palette.count]))
+        }
+        for system in SystemID.allCases {
+            let values = records.map { r in
+                scaled(time == .cpu ? r.systemCPU[system.rawValue] : r.systemWall[system.rawValue], r)
+            }
+            series.append(
+                ChartSeries(
+                    name: system.name, values: values, color: Chart.palette[system.rawValue % Chart.palette.count]))
         }
         let clock = time == .cpu ? "thread CPU" : "elapsed"
         let unit = perSkeleton ? "µs per skeleton" : "ms per frame"

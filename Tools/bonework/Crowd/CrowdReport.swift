@@ -1,33 +1,6 @@
 import BoneworkWorld
 import Foundation
 
-/// Per frame timings of the crowd's own systems (the engine's come from the scheduler's
-/// profiler): wall and thread CPU nanoseconds.
-struct CrowdTimings {
-    static let systems = ["churn", "steering", "triggers"]
-    var wall: [[UInt64]] = Array(repeating: [], count: CrowdTimings.systems.count)
-    var cpu: [[UInt64]] = Array(repeating: [], count: CrowdTimings.systems.count)
-
-    mutating func reserve(_ frames: Int) {
-        for s in wall.indices {
-            wall[s].reserveCapacity(frames)
-            cpu[s].reserveCapacity(frames)
-        }
-    }
-
-    static func wallNow() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
-
-    static func cpuNow() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
-}
-
 /// The closing table of a crowd run: per system (the crowd's and the engine's), CPU
 /// milliseconds per frame (median, p95), µs per skeleton and share of the frame's CPU time.
 struct CrowdReport {
@@ -45,22 +18,21 @@ struct CrowdReport {
     var instances: Int
     var threads: Int
 
-    /// `timings` and `records` cover the same frames, oldest first.
-    init(timings: CrowdTimings, records: [FrameRecord]) {
-        let n = min(records.count, timings.cpu.first?.count ?? 0)
-        let recs = Array(records.suffix(n))
+    /// From the frames the profiler kept: the crowd's systems (application systems) and the engine's.
+    init(profiler: FrameProfiler) {
+        let recs = profiler.recentFrames()
+        let n = recs.count
         frames = n
         instances = Int(ProfileStats(recs.map { Double($0.instances) }).median)
         threads = recs.map(\.threads).max() ?? 1
         var series: [(String, [Double])] = []
-        for (s, name) in CrowdTimings.systems.enumerated() {
-            series.append((name, timings.cpu[s].suffix(n).map { Double($0) }))
+        for (k, name) in profiler.applicationSystemNames.enumerated() {
+            series.append((name, recs.map { k < $0.applicationCPU.count ? Double($0.applicationCPU[k]) : 0 }))
         }
         for system in SystemID.allCases {
             series.append((system.name, recs.map { Double($0.systemCPU[system.rawValue]) }))
         }
-        var totals = [Double](repeating: 0, count: n)
-        for (_, v) in series { for f in 0..<n { totals[f] += v[f] } }
+        let totals = recs.map { Double($0.totalCPU) }
         let grand = totals.reduce(0, +)
         for (name, v) in series {
             let perSkeleton = (0..<n).map { f in recs[f].instances > 0 ? v[f] / 1000 / Double(recs[f].instances) : 0 }
@@ -70,14 +42,8 @@ struct CrowdReport {
                     share: grand > 0 ? v.reduce(0, +) / grand : 0))
         }
         frameCPU = ProfileStats(totals).scaled(1e-6)
-        var walls = [Double](repeating: 0, count: n)
-        for f in 0..<n {
-            walls[f] = Double(recs[f].wall)
-            for s in 0..<CrowdTimings.systems.count {
-                walls[f] += Double(timings.wall[s][timings.wall[s].count - n + f])
-            }
-        }
-        frameWall = ProfileStats(walls).scaled(1e-6)
+        // Elapsed: the engine's frame plus the crowd's systems, which run on the calling thread.
+        frameWall = ProfileStats(recs.map { Double($0.wall &+ $0.applicationWall.reduce(0, &+)) }).scaled(1e-6)
         let perSkel = (0..<n).map { f in recs[f].instances > 0 ? totals[f] / 1000 / Double(recs[f].instances) : 0 }
         rows.append(Row(name: "total", cpu: frameCPU, perSkeleton: ProfileStats(perSkel).median, share: 1))
     }

@@ -91,12 +91,35 @@ final class CrowdSimulation {
 
     var count: Int { entity.count }
 
+    /// The crowd's own systems, timed by the world's profiler beside the engine's.
+    let churnSystem: ApplicationSystem
+    let steeringSystem: ApplicationSystem
+    let triggerSystem: ApplicationSystem
+
     init(world: World, seed: UInt64) {
         self.world = world
+        let profiler = world.scheduler.profiler
+        churnSystem = profiler.addApplicationSystem("churn")
+        steeringSystem = profiler.addApplicationSystem("steering")
+        triggerSystem = profiler.addApplicationSystem("triggers")
         triggers = TriggerSystem(world: world)
         speedBucket = triggers.addColumn("speed bucket")
         hit = triggers.addColumn("hit")
         random = CrowdRandom(seed: seed)
+    }
+
+    /// One frame: the crowd's systems (churn, steering, triggers), each timed as an application
+    /// system of the world's profiler, then the engine's frame.
+    func step(delta: Float, churn rate: Float) throws {
+        let profiler = world.scheduler.profiler
+        try profiler.measure(churnSystem) { try churn(rate: rate, delta: delta) }
+        profiler.measure(steeringSystem) {
+            steer(delta: delta)
+            place()
+        }
+        profiler.measure(triggerSystem) { triggers.update() }
+        world.update(delta)
+        phaseFresh()
     }
 
     /// Adds a kind of character; its animations are chosen by name with fallbacks (idle, walk,

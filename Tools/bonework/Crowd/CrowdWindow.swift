@@ -85,21 +85,10 @@ enum CrowdWindow {
             camera.screenWidth = Float(max(1, size.width))
             camera.screenHeight = Float(max(1, size.height))
             if !paused {
-                var t = CrowdTimings.wallNow()
-                func lap(_ s: Int) {
-                    let now = CrowdTimings.wallNow()
-                    crowdMilliseconds[s] = Double(now &- t) / 1e6
-                    t = now
+                try sim.step(delta: delta, churn: churn)
+                if let last = sim.world.scheduler.profiler.frame() {
+                    crowdMilliseconds = last.applicationWall.map { Double($0) / 1e6 }
                 }
-                try sim.churn(rate: churn, delta: delta)
-                lap(0)
-                sim.steer(delta: delta)
-                sim.place()
-                lap(1)
-                sim.triggers.update()
-                lap(2)
-                sim.world.update(delta)
-                sim.phaseFresh()
             }
             camera.update(delta: delta, halfExtent: sim.halfExtent, followed: sim.position(of: 0))
             // Draw the agents in view, back to front.
