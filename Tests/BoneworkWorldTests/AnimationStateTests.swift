@@ -126,6 +126,8 @@ private final class StateEventLog {
                 _ = try? state.setAnimation(0, "idle", loop: true)
             }
         }
+        // The listener holds the state, which holds the world: let go of it when done.
+        defer { try? state.setListener(nil) }
         let jump = try state.setAnimation(0, "jump", loop: false)
         try jump.setListener { type, _, _ in order.append("entry \(ScenarioTrace.typeName(type))") }
         #expect(order == ["state start jump"])  // the start was delivered by setAnimation itself
@@ -355,7 +357,8 @@ private final class StateEventLog {
         var despawned = 0
         func arm(_ entity: Entity) throws {
             let state = try world.animationState(entity)
-            try state.setListener { type, _, _ in
+            // Unowned: the world keeps the listener, so a strong reference would keep the world.
+            try state.setListener { [unowned world] type, _, _ in
                 guard type == .complete else { return }
                 // Replace this instance with a new one that plays the jump again.
                 if let e = try? world.spawn(data), let s = try? world.animationState(e) {

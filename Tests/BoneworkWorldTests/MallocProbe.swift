@@ -44,6 +44,24 @@ enum MallocProbe {
         #endif
     }()
 
+    private typealias MallocHook = @convention(c) (UnsafeRawPointer?, Int) -> Void
+    private typealias FreeHook = @convention(c) (UnsafeRawPointer?) -> Void
+    private typealias InstallHooks = @convention(c) (MallocHook?, FreeHook?) -> Int32
+
+    /// The sanitizers' allocation hook installer, present only in a process built with one.
+    private static let installSanitizerHooks: InstallHooks? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let p = dlsym(handle, "__sanitizer_install_malloc_and_free_hooks")
+        else { return nil }
+        return unsafeBitCast(p, to: InstallHooks.self)
+    }()
+
+    // Written only by the measuring child process's single thread (see `isolatedAllocationDelta`).
+    nonisolated(unsafe) private static var sanitizerCounting = false
+    nonisolated(unsafe) private static var sanitizerAllocatedBytes = 0
+    private static let countingMallocHook: MallocHook = { _, size in
+        if MallocProbe.sanitizerCounting { MallocProbe.sanitizerAllocatedBytes &+= max(1, size) }
+    }
+
     /// Small request sizes, one per tcache size class (chunks of 32 ... 1040 bytes).
     private static let classSizes = (0..<64).map { 24 + 16 * $0 }
 
@@ -58,6 +76,15 @@ enum MallocProbe {
     /// refilling the cache from a bin would have added more, so after that allocation the
     /// class's cache is empty.
     static func allocationDelta(_ body: () -> Void) -> Int? {
+        if let install = installSanitizerHooks {
+            // Under AddressSanitizer malloc is the sanitizer's, and glibc's statistics stay still:
+            // count the bytes of every allocation the body makes instead (freed or not).
+            _ = install(countingMallocHook, nil)
+            sanitizerCounting = true
+            body()
+            sanitizerCounting = false
+            return sanitizerAllocatedBytes
+        }
         guard inUse() != nil else { return nil }
         let capacity = classSizes.count * 512
         let held = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: capacity)

@@ -102,6 +102,9 @@ enum ViewCommand {
             })
         let viewer = Viewer(drawable: drawable, controller: controller)
         viewerBox = viewer
+        // The controller's callbacks reach the viewer through this box and the viewer holds the
+        // controller: empty the box on the way out so that neither outlives the command.
+        defer { viewerBox = nil }
         if let skin = options.value("--skin") {
             guard let k = viewer.skins.firstIndex(of: skin) else { throw BoneworkError.unknownSkin(skin) }
             viewer.skinIndex = k

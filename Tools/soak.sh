@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Soak test (not run by CI): a headless crowd with spawn/despawn churn and trigger-driven animation
+# changes for MINUTES (default 10), its resident memory sampled every second. Prints the memory
+# slope after WARMUP seconds (least squares, KB per minute) and the crowd's entity balance.
+#   Tools/soak.sh [MINUTES] [WARMUP_SECONDS] [extra crowd options]
+# Writes out/soak-rss.csv (second, rss_kb) and out/soak.log; fails when the slope exceeds 1 KB/min
+# or an entity was lost.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+minutes=${1:-10}
+warmup=${2:-60}
+shift 2 || true
+Tools/install-system-packages.sh
+swift build -c release --product bonework
+mkdir -p out
+seconds=$((minutes * 60))
+.build/release/bonework crowd --headless --count 2000 --churn 100 --seconds "$seconds" --frames 100000000 "$@" \
+    >out/soak.log 2>/dev/null &
+pid=$!
+echo "second,rss_kb" >out/soak-rss.csv
+t=0
+while kill -0 "$pid" 2>/dev/null; do
+    rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    [ -n "$rss" ] && echo "$t,$rss" >>out/soak-rss.csv
+    sleep 1
+    t=$((t + 1))
+done
+wait "$pid" && status=0 || status=$?
+tail -n 25 out/soak.log
+slope=$(awk -F, -v w="$warmup" 'NR > 1 && $1 >= w { n++; sx += $1; sy += $2; sxx += $1 * $1; sxy += $1 * $2 }
+    END { if (n < 2) { print "nan"; exit } d = n * sxx - sx * sx; printf "%.3f", d == 0 ? 0 : 60 * (n * sxy - sx * sy) / d }' \
+    out/soak-rss.csv)
+first=$(awk -F, -v w="$warmup" 'NR > 1 && $1 >= w { print $2; exit }' out/soak-rss.csv)
+last=$(tail -n 1 out/soak-rss.csv | cut -d, -f2)
+echo "soak: ${minutes} min, crowd exit status $status; RSS after ${warmup}s warm-up: ${first} KB -> ${last} KB; slope ${slope} KB/min"
+[ "$status" -eq 0 ] || { echo "soak: the crowd failed"; exit 1; }
+awk -v s="$slope" 'BEGIN { exit !(s != "nan" && s <= 1.0) }' || { echo "soak: memory grows faster than 1 KB/min"; exit 1; }
+echo "soak: memory flat, no entity lost"
