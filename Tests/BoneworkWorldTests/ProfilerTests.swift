@@ -102,7 +102,7 @@ struct ProfilerTests {
         let header = lines[0].split(separator: ",").map(String.init)
         #expect(header.prefix(4) == ["frame", "start_ms", "wall_ms", "cpu_ms"])
         #expect(header.contains("pose_cpu_us"))
-        #expect(header.count == 8 + 2 * SystemID.count)
+        #expect(header.count == 10 + 2 * SystemID.count)
         for line in lines.dropFirst() {
             let cells = line.split(separator: ",")
             #expect(cells.count == header.count)

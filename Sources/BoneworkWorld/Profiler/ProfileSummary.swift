@@ -58,6 +58,10 @@ public struct ProfileSummary: Sendable {
     public var microsecondsPerSkeletonCPU: [Double]
     /// Median draw calls (-1 when no renderer reported any).
     public var drawCalls: Int
+    /// The renderer's submission CPU time (GL thread) per frame, over the frames it reported.
+    public var renderSubmitCPU: ProfileStats
+    /// The renderer's packing CPU time (all threads) per frame, over the frames it reported.
+    public var renderPackCPU: ProfileStats
 
     public init(_ records: [FrameRecord]) {
         frames = records.count
@@ -85,6 +89,9 @@ public struct ProfileSummary: Sendable {
         microsecondsPerSkeletonCPU = perSkeleton(\.systemCPU)
         let calls = records.map(\.drawCalls).filter { $0 >= 0 }
         drawCalls = calls.isEmpty ? -1 : Int(ProfileStats(calls.map(Double.init)).median)
+        let rendered = records.filter { $0.drawCalls >= 0 }
+        renderSubmitCPU = ProfileStats(rendered.map { Double($0.renderSubmitCPU) })
+        renderPackCPU = ProfileStats(rendered.map { Double($0.renderPackCPU) })
     }
 
     /// A plain-text table: per system and in total, µs per skeleton (CPU and elapsed) and
@@ -116,6 +123,14 @@ public struct ProfileSummary: Sendable {
                 + pad(String(format: "%.3f", microsecondsPerSkeletonWall[total]), 13)
                 + pad(String(format: "%.3f", cpu.median), 11) + pad(String(format: "%.3f", cpu.p95), 11)
                 + String(format: "%.3f", cpu.max))
+        if drawCalls >= 0 {
+            for (name, stats) in [("render submit (cpu)", renderSubmitCPU), ("render pack (cpu)", renderPackCPU)] {
+                let ms = stats.scaled(1e-6)
+                lines.append(
+                    pad(name, 48) + pad(String(format: "%.3f", ms.median), 11) + pad(String(format: "%.3f", ms.p95), 11)
+                        + String(format: "%.3f", ms.max))
+            }
+        }
         let wall = frameWall.scaled(1e-6)
         lines.append(
             pad("frame (elapsed)", 48) + pad(String(format: "%.3f", wall.median), 11)
