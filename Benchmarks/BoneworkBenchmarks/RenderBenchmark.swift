@@ -30,6 +30,7 @@ enum RenderBenchmark {
         var pack: Double
         var packWall: Double
         var packPerInstance: Double
+        var map: Double
         var bytes: Int
         var drawCalls: Int
         var chunks: Int
@@ -114,6 +115,7 @@ enum RenderBenchmark {
                 var submitWall: [UInt64] = []
                 var pack: [UInt64] = []
                 var packWall: [UInt64] = []
+                var map: [UInt64] = []
                 var last = RenderFrameStats()
                 for frame in 0..<(warmup + frames) {
                     target.bind()
@@ -125,13 +127,14 @@ enum RenderBenchmark {
                     submitWall.append(stats.wallNanoseconds &- stats.fillNanoseconds)
                     pack.append(stats.packNanoseconds)
                     packWall.append(stats.fillNanoseconds)
+                    map.append(stats.uploadNanoseconds)
                     last = stats
                 }
                 rows.append(
                     Row(
                         n: n, threads: instanced.packThreads, submit: median(submit), submitWall: median(submitWall),
                         pack: median(pack), packWall: median(packWall),
-                        packPerInstance: median(pack) * 1000 / Double(n), bytes: last.uploadBytes,
+                        packPerInstance: median(pack) * 1000 / Double(n), map: median(map), bytes: last.uploadBytes,
                         drawCalls: last.drawCalls, chunks: last.packChunks))
             }
         }
@@ -148,8 +151,9 @@ enum RenderBenchmark {
         for r in rows {
             print(
                 String(
-                    format: "%8d  %7d  %10.3f  %11.3f  %10.3f  %10.3f  %12.3f  %10d  %5d  %6d", r.n, r.threads,
-                    r.submit, r.submitWall, r.pack, r.packWall, r.packPerInstance, r.bytes, r.drawCalls, r.chunks))
+                    format: "%8d  %7d  %10.3f  %11.3f  %11.3f  %10.3f  %10.3f  %12.3f  %10d  %5d  %6d", r.n, r.threads,
+                    r.submit, r.submitWall, r.map, r.pack, r.packWall, r.packPerInstance, r.bytes, r.drawCalls, r.chunks
+                ))
         }
         print("submit cpu: GL thread CPU in beginFrame + submit (map, unmap, state, draw calls, fence)")
         print("pack cpu: CPU time summed over packing threads; pack wall: elapsed between begin and submit")
