@@ -27,6 +27,8 @@ enum RenderBenchmark {
         var threads: Int
         var submit: Double
         var submitWall: Double
+        var inDraws: Double
+        var outsideDraws: Double
         var pack: Double
         var packWall: Double
         var packPerInstance: Double
@@ -43,6 +45,7 @@ enum RenderBenchmark {
         var warmup = 3
         var size = 256
         var streaming = InstancedStreaming.automatic
+        var glthread = false
         var assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/spine-examples")
             .path
@@ -70,6 +73,7 @@ enum RenderBenchmark {
             case "--assets": assets = try value()
             case "--skeleton": skeleton = try value()
             case "--atlas": atlas = try value()
+            case "--glthread": glthread = true
             case "--streaming":
                 switch try value() {
                 case "persistent": streaming = .persistent
@@ -81,6 +85,9 @@ enum RenderBenchmark {
             i += 1
         }
 
+        // Mesa's threaded GL dispatch: GL calls are queued to a driver thread, as a hardware
+        // driver queues commands for the GPU (read when the first context is made).
+        if glthread { setenv("mesa_glthread", "true", 1) }
         let renderer = try RequestRenderer(baseDirectory: assets)
         let (data, drawData) = try renderer.skeleton(skeleton, atlas: atlas)
         let pages = try renderer.textures(atlas: atlas).bindings
@@ -116,6 +123,8 @@ enum RenderBenchmark {
                 var pack: [UInt64] = []
                 var packWall: [UInt64] = []
                 var map: [UInt64] = []
+                var inDraws: [UInt64] = []
+                var outsideDraws: [UInt64] = []
                 var last = RenderFrameStats()
                 for frame in 0..<(warmup + frames) {
                     target.bind()
@@ -128,11 +137,14 @@ enum RenderBenchmark {
                     pack.append(stats.packNanoseconds)
                     packWall.append(stats.fillNanoseconds)
                     map.append(stats.uploadNanoseconds)
+                    inDraws.append(stats.drawCallNanoseconds)
+                    outsideDraws.append(stats.submitNanoseconds &- stats.drawCallNanoseconds)
                     last = stats
                 }
                 rows.append(
                     Row(
                         n: n, threads: instanced.packThreads, submit: median(submit), submitWall: median(submitWall),
+                        inDraws: median(inDraws), outsideDraws: median(outsideDraws),
                         pack: median(pack), packWall: median(packWall),
                         packPerInstance: median(pack) * 1000 / Double(n), map: median(map), bytes: last.uploadBytes,
                         drawCalls: last.drawCalls, chunks: last.packChunks))
@@ -144,18 +156,24 @@ enum RenderBenchmark {
         print(
             "skeleton \(skeleton): \(drawData.boneCount) bones, \(drawData.slotCount) slots, "
                 + "\(geometry.vertices.count) static vertices, \(geometry.bytesPerInstance) bytes per instance")
+        print("threaded GL dispatch (mesa_glthread): \(glthread ? "requested" : "off")")
         print("medians over \(frames) frames (after \(warmup) warm-up), milliseconds per frame")
         print(
-            "       N  threads  submit cpu  submit wall    pack cpu   pack wall  pack µs/inst       bytes  draws  chunks"
-        )
+            "       N  thr  submit cpu  in draws  excl draws  submit wall  map+unmap  pack cpu  pack wall  "
+                + "µs/inst     bytes  draws  chunks")
         for r in rows {
             print(
                 String(
-                    format: "%8d  %7d  %10.3f  %11.3f  %11.3f  %10.3f  %10.3f  %12.3f  %10d  %5d  %6d", r.n, r.threads,
-                    r.submit, r.submitWall, r.map, r.pack, r.packWall, r.packPerInstance, r.bytes, r.drawCalls, r.chunks
-                ))
+                    format: "%8d  %3d  %10.3f  %8.3f  %10.3f  %11.3f  %9.3f  %8.3f  %9.3f  %7.3f  %8d  %5d  %6d",
+                    r.n, r.threads, r.submit, r.inDraws, r.outsideDraws, r.submitWall, r.map, r.pack, r.packWall,
+                    r.packPerInstance, r.bytes, r.drawCalls, r.chunks))
         }
-        print("submit cpu: GL thread CPU in beginFrame + submit (map, unmap, state, draw calls, fence)")
-        print("pack cpu: CPU time summed over packing threads; pack wall: elapsed between begin and submit")
+        print("submit cpu: GL thread CPU in beginFrame + submit (map, unmap, state, draw calls, fence);")
+        print("  in draws: of that, inside glDrawElementsInstanced (a software driver's vertex stage runs there);")
+        print(
+            "  excl draws: the rest. submit wall: elapsed in beginFrame + submit. map+unmap: elapsed, fence waits included"
+        )
+        print("pack cpu: CPU time summed over packing threads; pack wall: elapsed between begin and submit;")
+        print("  µs/inst: pack cpu per instance. bytes: per-instance tables written per frame")
     }
 }

@@ -46,6 +46,8 @@ public final class InstancedSkeletonBuffers {
     private var slotMapping: UnsafeMutableRawPointer? = nil
     private var fences: [GLsync?] = [GLsync?](repeating: nil, count: InstancedSkeletonBuffers.regions)
     private var nextRegion = 0
+    /// The region the last submitted frame drew from, not fenced yet (see `fence(region:)`).
+    private var unfenced: Int? = nil
     private var frameNumber: UInt64 = 0
     /// The frame begun and not yet submitted.
     private(set) var pending: PendingFrame? = nil
@@ -154,6 +156,7 @@ public final class InstancedSkeletonBuffers {
         if boneNeed > boneRegionBytes || slotNeed > slotRegionBytes {
             try grow(bone: boneNeed, slot: slotNeed)
         }
+        placeFence()
         let region = nextRegion
         nextRegion = (nextRegion + 1) % Self.regions
         waitForRegion(region)
@@ -215,11 +218,22 @@ public final class InstancedSkeletonBuffers {
         pending = nil
     }
 
-    /// After the frame's draw calls: the region stays untouched until the GPU has read it.
+    /// After the frame's draw calls: the region stays untouched until the GPU has read it. The
+    /// fence itself is placed when the next frame begins (any point after the draw calls and
+    /// before the region is written again guards it): with a threaded GL dispatch, creating a
+    /// fence waits for the dispatch thread to run every queued command, which should overlap the
+    /// packing of the next frame rather than lengthen this submission.
     func fence(region: Int) {
+        placeFence()
+        unfenced = region
+        pending = nil
+    }
+
+    private func placeFence() {
+        guard let region = unfenced else { return }
         if let old = fences[region] { glDeleteSync(old) }
         fences[region] = glFenceSync(GL.e(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
-        pending = nil
+        unfenced = nil
     }
 
     @discardableResult
@@ -250,6 +264,7 @@ public final class InstancedSkeletonBuffers {
     /// Replaces both tables' storage with room for at least the given bytes per region (the GPU
     /// is first allowed to finish with the old storage).
     private func grow(bone: Int, slot: Int) throws(RenderError) {
+        placeFence()
         for region in 0..<Self.regions { waitForRegion(region) }
         func rounded(_ bytes: Int) -> Int { (bytes &+ bytes / 4 &+ 4095) & ~4095 }
         let boneRegion = rounded(bone)
@@ -590,9 +605,11 @@ public final class InstancedRenderer {
             glBindTexture(GL.e(GL_TEXTURE_2D), pages.textures[page])
             let f = BatchRenderer.blendFactors(group.blendMode, premultiplied: pages.premultiplied[page])
             glBlendFuncSeparate(GL.e(f.0), GL.e(f.1), GL.e(f.2), GL.e(f.3))
+            let before = RenderClock.threadCPU()
             glDrawElementsInstanced(
                 GL.e(GL_TRIANGLES), GLsizei(group.indexCount), GL.e(GL_UNSIGNED_INT),
                 UnsafeRawPointer(bitPattern: group.indexStart * 4), GLsizei(frame.count))
+            stats.drawCallNanoseconds &+= RenderClock.threadCPU() &- before
             stats.drawCalls += 1
         }
         glBindVertexArray(0)

@@ -26,6 +26,10 @@ public struct RenderFrameStats: Sendable, Equatable {
     /// CPU time of the GL thread: mapping, unmapping, state changes and draw calls (instanced path:
     /// `beginFrame` plus `submit`; the batch path: its whole draw), nanoseconds.
     public var submitNanoseconds: UInt64 = 0
+    /// Of `submitNanoseconds`, the CPU time spent inside the instanced draw calls themselves. On a
+    /// hardware driver a draw call only records a command; a software driver (llvmpipe) runs the
+    /// vertex stage there, so this is the emulated GPU's vertex work, not submission overhead.
+    public var drawCallNanoseconds: UInt64 = 0
     /// CPU time spent packing per-instance rows, summed over the threads that packed, nanoseconds
     /// (instanced path; 0 for the batch path, whose list is built by the caller).
     public var packNanoseconds: UInt64 = 0
