@@ -119,9 +119,10 @@ public final class InstancedSkeletonBuffers {
     }
 
     deinit {
+        // A frame still held somewhere must not write into storage that is going away.
+        tally.frame.store(0, ordering: .sequentiallyConsistent)
         premultiplied.deallocate()
         guard context.makeCurrent() else { return }
-        tally.frame.store(0, ordering: .releasing)
         for case let fence? in fences { glDeleteSync(fence) }
         var vertexArray = vertexArray
         glDeleteVertexArrays(1, &vertexArray)
