@@ -35,6 +35,24 @@ public enum GLContext {
 enum GL {
     @inline(__always) static func e(_ value: Int32) -> GLenum { GLenum(value) }
 
+    /// Whether the current context can make immutable, persistently mapped buffers
+    /// (`ARB_buffer_storage`, core since GL 4.4).
+    static func hasBufferStorage() -> Bool {
+        var major: GLint = 0
+        var minor: GLint = 0
+        glGetIntegerv(e(GL_MAJOR_VERSION), &major)
+        glGetIntegerv(e(GL_MINOR_VERSION), &minor)
+        if major > 4 || (major == 4 && minor >= 4) { return true }
+        var count: GLint = 0
+        glGetIntegerv(e(GL_NUM_EXTENSIONS), &count)
+        for k in 0..<max(0, Int(count)) {
+            guard let raw = glGetStringi(e(GL_EXTENSIONS), GLuint(k)) else { continue }
+            let name = String(cString: UnsafeRawPointer(raw).assumingMemoryBound(to: CChar.self))
+            if name == "GL_ARB_buffer_storage" { return true }
+        }
+        return false
+    }
+
     /// Drains the GL error queue; returns the first error code (0 when none).
     static func firstError() -> GLenum {
         var first: GLenum = 0

@@ -184,31 +184,57 @@ public final class InstancedGeometry: Sendable {
         return result
     }
 
-    /// Fills one instance's rows of the per-instance tables: per bone 8 floats (a, b, c, d,
-    /// worldX, worldY, 0, 0); per slot 12 floats (shown variant or -1, 0, 0, 0, light r g b a,
-    /// dark r g b a, colours as the 8-bit values / 255). A slot shows nothing when the CPU path
-    /// would skip it: no region or mesh attachment, inactive bone, slot or attachment alpha 0.
+    /// Floats per bone in the bone table: a, b, c, d, worldX, worldY.
+    public static let boneFloats = 6
+    /// 32-bit words per slot in the slot table: shown variant (`UInt32.max`: none), light colour
+    /// and dark colour (RGBA8 each, red in the lowest byte), and one unused word (an RGBA32UI texel).
+    public static let slotWords = 4
+
+    /// Bytes one instance takes in the per-instance tables (bone table plus slot table).
+    public var bytesPerInstance: Int {
+        drawData.boneCount * Self.boneFloats * 4 + drawData.slotCount * Self.slotWords * 4
+    }
+
+    /// Fills one instance's rows of the per-instance tables: per bone `boneFloats` floats
+    /// (a, b, c, d, worldX, worldY); per slot `slotWords` words (shown variant or `UInt32.max`, light
+    /// and dark colour as packed 8-bit channels, 0). A slot shows nothing when the CPU path would
+    /// skip it: no region or mesh attachment, inactive bone, slot or attachment alpha 0.
     public func writeInstance<Pose: PosedSkeleton>(
-        _ pose: Pose, pages: PageBindings, bones: UnsafeMutablePointer<Float>, slots: UnsafeMutablePointer<Float>
+        _ pose: Pose, pages: PageBindings, bones: UnsafeMutablePointer<Float>, slots: UnsafeMutablePointer<UInt32>
+    ) {
+        pages.premultiplied.withUnsafeBufferPointer {
+            writeInstance(pose, premultiplied: $0, bones: bones, slots: slots)
+        }
+    }
+
+    /// The same, with the pages' premultiplied flags already at hand (no reference counting per
+    /// instance).
+    @inline(__always)
+    func writeInstance<Pose: PosedSkeleton>(
+        _ pose: Pose, premultiplied: UnsafeBufferPointer<Bool>, bones: UnsafeMutablePointer<Float>,
+        slots: UnsafeMutablePointer<UInt32>
     ) {
         let d = drawData
+        var row = bones
         for bone in 0..<d.boneCount {
             let t = pose.boneWorld(bone)
-            let row = bones + bone * 8
             row[0] = t.a
             row[1] = t.b
             row[2] = t.c
             row[3] = t.d
             row[4] = t.worldX
             row[5] = t.worldY
-            row[6] = 0
-            row[7] = 0
+            row += Self.boneFloats
         }
         let skeletonColor = pose.skeletonColor
+        var slotRow = slots
         for slot in 0..<d.slotCount {
-            let row = slots + slot * 12
-            row.update(repeating: 0, count: 12)
-            row[0] = -1
+            let out = slotRow
+            slotRow += Self.slotWords
+            out[0] = .max
+            out[1] = 0
+            out[2] = 0
+            out[3] = 0
             let attachment = pose.slotAttachment(slot)
             guard attachment >= 0 && attachment < d.attachmentCount else { continue }
             let kind = d.kinds[attachment]
@@ -219,15 +245,13 @@ public final class InstancedGeometry: Sendable {
             let frame = d.frameIndex(attachment: attachment, sequenceIndex: pose.slotSequenceIndex(slot))
             guard frame >= 0 else { continue }
             let page = Int(d.framePages[frame])
-            guard page >= 0 && page < pages.premultiplied.count else { continue }
+            guard page >= 0 && page < premultiplied.count else { continue }
             let colors = SlotVertexColors(
                 skeleton: skeletonColor, slot: slotColor, attachment: attachmentColor,
-                dark: d.slotHasDark[slot] ? pose.slotDarkColor(slot) : nil, premultiplied: pages.premultiplied[page])
-            row[0] = Float(frame)
-            for k in 0..<4 {
-                row[4 + k] = Float((colors.light >> (8 * UInt32(k))) & 255) / 255
-                row[8 + k] = Float((colors.dark >> (8 * UInt32(k))) & 255) / 255
-            }
+                dark: d.slotHasDark[slot] ? pose.slotDarkColor(slot) : nil, premultiplied: premultiplied[page])
+            out[0] = UInt32(truncatingIfNeeded: frame)
+            out[1] = colors.light
+            out[2] = colors.dark
         }
     }
 }

@@ -14,6 +14,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case texture(String)
     /// A render request could not be carried out (missing skin or animation, bad field).
     case request(String)
+    /// Per-frame GL buffers could not be allocated or mapped.
+    case buffer(String)
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .framebuffer(let message): "framebuffer error: \(message)"
         case .texture(let message): "texture error: \(message)"
         case .request(let message): "render request: \(message)"
+        case .buffer(let message): "buffer error: \(message)"
         }
     }
 }

@@ -8,19 +8,40 @@ public struct RenderFrameStats: Sendable, Equatable {
     public var drawCalls = 0
     /// Instances drawn.
     public var instances = 0
-    /// Bytes of per-frame data handed to GL (per-instance tables, or streamed vertices and indices).
+    /// Bytes of per-frame data handed to GL: the per-instance tables written into mapped GL
+    /// memory (instanced path), or the streamed vertices and indices.
     public var uploadBytes = 0
-    /// Time spent filling per-frame data on the CPU (before the GL upload), nanoseconds.
+    /// Elapsed time spent filling per-frame data on the CPU, nanoseconds (instanced path: from the
+    /// end of `beginFrame` to the start of `submit`, i.e. packing as the GL thread sees it).
     public var fillNanoseconds: UInt64 = 0
-    /// Time spent in the buffer updates that hand the per-frame data to GL, nanoseconds.
+    /// Elapsed time spent handing the data to GL, nanoseconds (buffer updates; for the instanced
+    /// path mapping and unmapping, waits for the GPU to release a region included).
     public var uploadNanoseconds: UInt64 = 0
-    /// Elapsed time of the whole submission (fill, upload, state changes, draw calls), nanoseconds.
+    /// Elapsed time of the whole frame (fill, upload, state changes, draw calls), nanoseconds.
     /// It does not wait for the GPU; with a software driver it includes the driver's own CPU work.
     public var wallNanoseconds: UInt64 = 0
-    /// CPU time of the submitting thread over the same span, nanoseconds.
+    /// CPU time of the renderer's work for the frame, all threads: `submitNanoseconds` plus
+    /// `packNanoseconds`.
     public var cpuNanoseconds: UInt64 = 0
+    /// CPU time of the GL thread: mapping, unmapping, state changes and draw calls (instanced path:
+    /// `beginFrame` plus `submit`; the batch path: its whole draw), nanoseconds.
+    public var submitNanoseconds: UInt64 = 0
+    /// Of `submitNanoseconds`, the CPU time spent inside the instanced draw calls themselves. On a
+    /// hardware driver a draw call only records a command; a software driver (llvmpipe) runs the
+    /// vertex stage there, so this is the emulated GPU's vertex work, not submission overhead.
+    public var drawCallNanoseconds: UInt64 = 0
+    /// CPU time spent packing per-instance rows, summed over the threads that packed, nanoseconds
+    /// (instanced path; 0 for the batch path, whose list is built by the caller).
+    public var packNanoseconds: UInt64 = 0
+    /// Packing calls (chunks) that wrote rows.
+    public var packChunks = 0
 
     public init() {}
+
+    /// Packing CPU time per instance, microseconds.
+    public var packMicrosecondsPerInstance: Double {
+        instances > 0 ? Double(packNanoseconds) / 1000 / Double(instances) : 0
+    }
 }
 
 /// Monotonic and thread CPU clocks read at the start of a submission.
@@ -38,6 +59,7 @@ struct RenderClock {
     func finish(_ stats: inout RenderFrameStats) {
         stats.wallNanoseconds = Self.wall() &- wallStart
         stats.cpuNanoseconds = Self.threadCPU() &- cpuStart
+        stats.submitNanoseconds = stats.cpuNanoseconds
     }
 
     static func wall() -> UInt64 {
@@ -54,9 +76,9 @@ struct RenderClock {
 }
 
 extension FrameProfiler {
-    /// Hands the renderer's figures for the last frame to the profiler (draw calls; the renderer's
-    /// CPU time stays in `RenderFrameStats.cpuNanoseconds` until the profiler has a column for it).
+    /// Hands the renderer's figures for the last frame to the profiler: draw calls, the GL
+    /// thread's submission CPU time and the packing CPU time (all packing threads).
     public func record(_ stats: RenderFrameStats) {
-        recordDrawCalls(stats.drawCalls)
+        recordRender(drawCalls: stats.drawCalls, submitCPU: stats.submitNanoseconds, packCPU: stats.packNanoseconds)
     }
 }

@@ -33,18 +33,22 @@ import Testing
         #expect(geometry.limitations.contains { $0.contains("clipping") })
         // Per-instance rows follow the CPU path's skip rules.
         let pose = FrameBuilderTests.setupPose(data)
-        var bones = [Float](repeating: 0, count: data.bones.count * 8)
-        var slots = [Float](repeating: 0, count: data.slots.count * 12)
+        var bones = [Float](repeating: 0, count: data.bones.count * 6)
+        var slots = [UInt32](repeating: 0, count: data.slots.count * 4)
         bones.withUnsafeMutableBufferPointer { b in
             slots.withUnsafeMutableBufferPointer { s in
                 geometry.writeInstance(pose, pages: .numbered(1), bones: b.baseAddress!, slots: s.baseAddress!)
             }
         }
-        let shown = (0..<data.slots.count).map { slots[$0 * 12] >= 0 }
+        let shown = (0..<data.slots.count).map { slots[$0 * 4] != .max }
         #expect(shown == [true, false, true, false, true, false, false, false])
-        let dark: [Float] = Array(slots[56..<60])
-        let expectedDark: [Float] = [Float(127) / 255, Float(63) / 255, 0, 1]
-        #expect(dark == expectedDark)
+        // Slot 4's dark colour, packed RGBA8 (red in the lowest byte).
+        #expect(slots[4 * 4 + 2] == 127 | 63 << 8 | 0 << 16 | 255 << 24)
+        #expect(slots[1 * 4 + 1] == 0 && slots[1 * 4 + 2] == 0)
+        // Bones: a, b, c, d, worldX, worldY.
+        let root = pose.boneWorld(0)
+        #expect(Array(bones[0..<6]) == [root.a, root.b, root.c, root.d, root.worldX, root.worldY])
+        #expect(geometry.bytesPerInstance == data.bones.count * 24 + data.slots.count * 16)
     }
 
     /// Every reference whose skeleton the instanced path draws exactly: the instanced render

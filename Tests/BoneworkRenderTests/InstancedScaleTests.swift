@@ -44,8 +44,12 @@ import Testing
         // The profiler reports the renderer's draw calls next to the frame's systems.
         world.scheduler.profiler.record(many)
         #expect(world.scheduler.profiler.frame()?.drawCalls == many.drawCalls)
-        #expect(many.uploadBytes == 10_000 * (drawData.boneCount * 8 + drawData.slotCount * 12) * 4)
+        #expect(world.scheduler.profiler.frame()?.renderSubmitCPU == many.submitNanoseconds)
+        #expect(world.scheduler.profiler.frame()?.renderPackCPU == many.packNanoseconds)
+        #expect(many.uploadBytes == 10_000 * (drawData.boneCount * 6 + drawData.slotCount * 4) * 4)
         #expect(many.wallNanoseconds > 0)
+        #expect(many.submitNanoseconds > 0 && many.packNanoseconds > 0)
+        #expect(many.cpuNanoseconds == many.submitNanoseconds + many.packNanoseconds)
     }
 
     /// The same frame through `draw(batch:)` and through the CPU path (frame builder over the same
@@ -96,9 +100,20 @@ import Testing
             let data = try SkeletonLoader.load(file: Self.spineboy + "/spineboy-pro.skel", atlas: atlas)
             let buffers = try instanced.prepare(InstancedGeometry(SkeletonDrawData(data)))
             let target = try OffscreenTarget(width: 32, height: 32, context: context)
+            // A frame makes the streamed tables (buffers and their buffer textures).
+            let world = World(trackCount: 1)
+            _ = try world.spawn(data)
+            world.update(0.1)
+            let stats = instanced.draw(
+                batch: world.batch(for: data), with: buffers, pages: textures.bindings,
+                viewport: WorldViewport(x: -500, y: -100, width: 1000, height: 1000), into: target)
+            #expect(stats.drawCalls >= 1)
             // Names exist as objects once bound: the static ones are bound while uploading.
-            let bufferNames = [buffers.vertexBuffer, buffers.indexBuffer, buffers.influenceBuffer]
-            let textureNames = textures.names + [buffers.influenceTexture]
+            let bufferNames = [
+                buffers.vertexBuffer, buffers.indexBuffer, buffers.influenceBuffer, buffers.boneBuffer,
+                buffers.slotBuffer,
+            ]
+            let textureNames = textures.names + [buffers.influenceTexture, buffers.boneTexture, buffers.slotTexture]
             #expect(textureNames.allSatisfy { GLObjectProbe.isTexture($0, in: context) })
             #expect(bufferNames.allSatisfy { GLObjectProbe.isBuffer($0, in: context) })
             largestName = max(largestName, (textureNames + bufferNames + [target.framebuffer]).max() ?? 0)

@@ -110,6 +110,8 @@ public final class FrameProfiler {
     private let counts: UnsafeMutablePointer<Int>
     private static let countFields = 7
     private let systemWall: UnsafeMutablePointer<UInt64>
+    /// Per frame: the renderer's submission CPU time (GL thread) and packing CPU time (all threads).
+    private let renderCPU: UnsafeMutablePointer<UInt64>
     private let systemCPU: UnsafeMutablePointer<UInt64>
     private let slices: UnsafeMutablePointer<ProfileSlice>
     let records: UnsafeMutablePointer<ChunkRecord>
@@ -145,6 +147,8 @@ public final class FrameProfiler {
         systemWall.initialize(repeating: 0, count: n * s)
         systemCPU = .allocate(capacity: n * s)
         systemCPU.initialize(repeating: 0, count: n * s)
+        renderCPU = .allocate(capacity: n * 2)
+        renderCPU.initialize(repeating: 0, count: n * 2)
         let empty = ProfileSlice(
             thread: 0, chunk: 0, batch: 0, system: .animationState, rowStart: 0, rowEnd: 0, start: 0, duration: 0,
             cpu: 0)
@@ -169,6 +173,7 @@ public final class FrameProfiler {
         counts.deallocate()
         systemWall.deallocate()
         systemCPU.deallocate()
+        renderCPU.deallocate()
         slices.deallocate()
         records.deallocate()
         applicationWall.deallocate()
@@ -200,6 +205,8 @@ public final class FrameProfiler {
         }
         for f in 0..<Self.countFields { counts[current &* Self.countFields &+ f] = 0 }
         count(current, .drawCalls).pointee = -1
+        renderCPU[current &* 2] = 0
+        renderCPU[current &* 2 &+ 1] = 0
         frameThreads = 0
         frameChunks = 0
         let a = current &* Self.maxApplicationSystems
@@ -315,6 +322,17 @@ public final class FrameProfiler {
         count((frames - 1) % capacity, .drawCalls).pointee = calls
     }
 
+    /// Records what drawing the last frame cost the renderer: draw calls, CPU time of the thread
+    /// that submitted to GL, and CPU time spent packing per-instance data (all threads), in
+    /// nanoseconds.
+    public func recordRender(drawCalls: Int, submitCPU: UInt64, packCPU: UInt64) {
+        guard frames > 0 else { return }
+        let f = (frames - 1) % capacity
+        count(f, .drawCalls).pointee = drawCalls
+        renderCPU[f &* 2] = submitCPU
+        renderCPU[f &* 2 &+ 1] = packCPU
+    }
+
     // MARK: - Reading
 
     /// Frames available (at most `capacity`).
@@ -350,6 +368,7 @@ public final class FrameProfiler {
             threads: counts[f * Self.countFields + Count.threads.rawValue],
             chunks: counts[f * Self.countFields + Count.chunks.rawValue],
             drawCalls: counts[f * Self.countFields + Count.drawCalls.rawValue],
+            renderSubmitCPU: renderCPU[f * 2], renderPackCPU: renderCPU[f * 2 + 1],
             systemWall: Array(UnsafeBufferPointer(start: systemWall + f * s, count: s)),
             systemCPU: Array(UnsafeBufferPointer(start: systemCPU + f * s, count: s)),
             slices: Array(UnsafeBufferPointer(start: slices + f * slicesPerFrame, count: used)),
@@ -395,6 +414,10 @@ public struct FrameRecord: Sendable, Equatable {
     public var chunks: Int
     /// Draw calls the renderer reported, -1 when none did.
     public var drawCalls: Int
+    /// The renderer's submission CPU time (the GL thread), nanoseconds; 0 when none was reported.
+    public var renderSubmitCPU: UInt64 = 0
+    /// The renderer's packing CPU time (all threads), nanoseconds; 0 when none was reported.
+    public var renderPackCPU: UInt64 = 0
     /// Per system (`SystemID.rawValue`): elapsed nanoseconds summed over its chunks.
     public var systemWall: [UInt64]
     /// Per system: thread CPU nanoseconds summed over its chunks.

@@ -65,6 +65,10 @@ public struct ProfileSummary: Sendable {
     public var applicationMicrosecondsPerSkeleton: [Double]
     /// Thread CPU time of whole frames, the application's systems included.
     public var totalCPU: ProfileStats
+    /// The renderer's submission CPU time (GL thread) per frame, over the frames it reported.
+    public var renderSubmitCPU: ProfileStats
+    /// The renderer's packing CPU time (all threads) per frame, over the frames it reported.
+    public var renderPackCPU: ProfileStats
 
     public init(_ records: [FrameRecord], applicationNames: [String] = []) {
         self.applicationNames = applicationNames
@@ -101,6 +105,9 @@ public struct ProfileSummary: Sendable {
         microsecondsPerSkeletonCPU = perSkeleton(\.systemCPU)
         let calls = records.map(\.drawCalls).filter { $0 >= 0 }
         drawCalls = calls.isEmpty ? -1 : Int(ProfileStats(calls.map(Double.init)).median)
+        let rendered = records.filter { $0.drawCalls >= 0 }
+        renderSubmitCPU = ProfileStats(rendered.map { Double($0.renderSubmitCPU) })
+        renderPackCPU = ProfileStats(rendered.map { Double($0.renderPackCPU) })
     }
 
     /// A plain-text table: per system and in total, µs per skeleton (CPU and elapsed) and
@@ -144,6 +151,14 @@ public struct ProfileSummary: Sendable {
             lines.append(
                 pad("total with application", 48) + pad(String(format: "%.3f", all.median), 11)
                     + pad(String(format: "%.3f", all.p95), 11) + String(format: "%.3f", all.max))
+        }
+        if drawCalls >= 0 {
+            for (name, stats) in [("render submit (cpu)", renderSubmitCPU), ("render pack (cpu)", renderPackCPU)] {
+                let ms = stats.scaled(1e-6)
+                lines.append(
+                    pad(name, 48) + pad(String(format: "%.3f", ms.median), 11) + pad(String(format: "%.3f", ms.p95), 11)
+                        + String(format: "%.3f", ms.max))
+            }
         }
         let wall = frameWall.scaled(1e-6)
         lines.append(

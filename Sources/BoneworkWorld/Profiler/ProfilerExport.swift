@@ -4,12 +4,14 @@ import Foundation
 extension FrameProfiler {
     /// The kept frames as CSV, one row per frame: frame number, start and elapsed milliseconds,
     /// CPU milliseconds (all threads), instances, threads, chunks, draw calls (-1 = none reported),
-    /// then per system its elapsed and CPU microseconds (`<key>_wall_us`, `<key>_cpu_us`): the
-    /// engine's systems, then the application's (`app_<name>_...`, spaces as underscores).
-    /// `cpu_ms` counts the engine's systems; `total_cpu_ms` adds the application's.
+    /// the renderer's submission and packing CPU microseconds (0 = none reported), then per
+    /// system its elapsed and CPU microseconds (`<key>_wall_us`, `<key>_cpu_us`): the engine's
+    /// systems, then the application's (`app_<name>_...`, spaces as underscores). `cpu_ms` counts
+    /// the engine's systems; `total_cpu_ms` adds the application's.
     public func csv() -> String {
         var header = [
             "frame", "start_ms", "wall_ms", "cpu_ms", "total_cpu_ms", "instances", "threads", "chunks", "draw_calls",
+            "render_submit_cpu_us", "render_pack_cpu_us",
         ]
         for system in SystemID.allCases {
             header.append("\(system.key)_wall_us")
@@ -26,6 +28,8 @@ extension FrameProfiler {
                 String(f.index), Self.fixed(Double(f.start) / 1e6, 3), Self.fixed(Double(f.wall) / 1e6, 4),
                 Self.fixed(Double(f.cpu) / 1e6, 4), Self.fixed(Double(f.totalCPU) / 1e6, 4), String(f.instances),
                 String(f.threads), String(f.chunks), String(f.drawCalls),
+                Self.fixed(Double(f.renderSubmitCPU) / 1e3, 3),
+                Self.fixed(Double(f.renderPackCPU) / 1e3, 3),
             ]
             for k in 0..<SystemID.count {
                 cells.append(Self.fixed(Double(f.systemWall[k]) / 1e3, 3))

@@ -122,7 +122,7 @@ enum CrowdWindow {
             glClearColor(0.16, 0.18, 0.2, 1)
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
             renderer.draw(list, viewport: viewport)
-            sim.world.scheduler.profiler.recordDrawCalls(renderer.lastDrawCalls)
+            sim.world.scheduler.profiler.record(renderer.lastFrame)
             window.swapBuffers()
             fpsFrames += 1
             let now = GLFWWindowContext.time
