@@ -61,6 +61,8 @@ enum MallocProbe {
     private static let countingMallocHook: MallocHook = { _, size in
         if MallocProbe.sanitizerCounting { MallocProbe.sanitizerAllocatedBytes &+= max(1, size) }
     }
+    /// The installer refuses a missing free hook.
+    private static let ignoringFreeHook: FreeHook = { _ in }
 
     /// Small request sizes, one per tcache size class (chunks of 32 ... 1040 bytes).
     private static let classSizes = (0..<64).map { 24 + 16 * $0 }
@@ -79,7 +81,7 @@ enum MallocProbe {
         if let install = installSanitizerHooks {
             // Under AddressSanitizer malloc is the sanitizer's, and glibc's statistics stay still:
             // count the bytes of every allocation the body makes instead (freed or not).
-            _ = install(countingMallocHook, nil)
+            _ = install(countingMallocHook, ignoringFreeHook)
             sanitizerCounting = true
             body()
             sanitizerCounting = false
