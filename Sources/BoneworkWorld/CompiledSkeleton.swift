@@ -50,6 +50,8 @@ struct RigTables {
     var boneSetup: UnsafePointer<Float>
     var boneInherit: UnsafePointer<UInt8>
     var boneLength: UnsafePointer<Float>
+    /// Setup rotation, scale and shear and their local 2×2 per bone (`BoneTransform.LocalSetup`).
+    var boneLocalSetup: UnsafePointer<Float>
 
     // Slots.
     var slotBone: UnsafePointer<Int32>
@@ -456,6 +458,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
                 data.bones.flatMap { [$0.x, $0.y, $0.rotation, $0.scaleX, $0.scaleY, $0.shearX, $0.shearY] }),
             boneInherit: b.freeze(data.bones.map(\.inherit.rawValue)),
             boneLength: b.freeze(data.bones.map(\.length)),
+            boneLocalSetup: b.freeze(BoneTransform.LocalSetup.table(data.bones)),
             slotBone: b.freeze(data.slots.map(\.bone)),
             slotColor: b.freeze(data.slots.flatMap { [$0.color.r, $0.color.g, $0.color.b, $0.color.a] }),
             slotDark: b.freeze(
