@@ -131,6 +131,11 @@ struct RigTables {
     var attSequenceCount: UnsafePointer<Int32>
     var vertexPool: UnsafePointer<Float>
     var bonePool: UnsafePointer<Int32>
+    /// Weighted meshes: per influence (x, x, y, y) and (weight, weight, weight, weight) from the
+    /// vertices, so that skinning reads them as ready vectors (`VertexSystem.skin`); start per
+    /// attachment in `attSkinStart` (in vectors).
+    var skinPool: UnsafePointer<SIMD4<Float>>
+    var attSkinStart: UnsafePointer<Int32>
     /// Region frames: 8 local corner offsets each (BL, UL, UR, BR; x then y).
     var frameOffsets: UnsafePointer<Float>
 
@@ -299,7 +304,20 @@ public final class CompiledSkeleton: @unchecked Sendable {
         var attSequenceCount: [Int32] = []
         var vertexPool: [Float] = []
         var bonePool: [Int32] = []
+        var skinPool: [SIMD4<Float>] = []
+        var attSkinStart: [Int32] = []
         for a in data.attachments {
+            attSkinStart.append(Int32(skinPool.count))
+            if !a.bones.isEmpty {
+                var f = 0
+                while f + 2 < a.vertices.count {
+                    let x = a.vertices[f]
+                    let y = a.vertices[f + 1]
+                    skinPool.append(SIMD4(x, x, y, y))
+                    skinPool.append(SIMD4(repeating: a.vertices[f + 2]))
+                    f += 3
+                }
+            }
             attKind.append(a.kind.rawValue)
             attVertexStart.append(Int32(vertexPool.count))
             attVertexFloats.append(Int32(a.vertices.count))
@@ -497,7 +515,8 @@ public final class CompiledSkeleton: @unchecked Sendable {
             attTimeline: b.freeze(attTimeline), attFirstFrame: b.freeze(attFirstFrame),
             attFrameCount: b.freeze(attFrameCount), attSequenceSetup: b.freeze(attSequenceSetup),
             attSequenceCount: b.freeze(attSequenceCount),
-            vertexPool: b.freeze(vertexPool), bonePool: b.freeze(bonePool), frameOffsets: b.freeze(frameOffsets),
+            vertexPool: b.freeze(vertexPool), bonePool: b.freeze(bonePool),
+            skinPool: b.freeze(skinPool), attSkinStart: b.freeze(attSkinStart), frameOffsets: b.freeze(frameOffsets),
             animDuration: b.freeze(animDuration), animTimelineStart: b.freeze(animTimelineStart),
             animTimelineCount: b.freeze(animTimelineCount), timelines: b.freeze(timelines),
             framePool: b.freeze(framePool), curvePool: b.freeze(curvePool), intPool: b.freeze(intPool),
