@@ -5,7 +5,18 @@ import BoneworkFormat
 struct CompiledTimeline {
     /// `TimelineKind` raw value (stored raw so the table is plain bits).
     var kindRaw: UInt8
-    @inline(__always) var kind: TimelineKind { TimelineKind(rawValue: kindRaw) ?? .event }
+    /// The kind's frame stride (`TimelineKind.frameStride`).
+    var stride: Int32
+    /// `kindRaw` is always a valid raw value, and a `TimelineKind`'s raw values are its case
+    /// indices (`CompiledTimeline.kindLayoutHolds`, checked by tests): a plain reinterpretation, no
+    /// call into the format module.
+    @inline(__always) var kind: TimelineKind { unsafeBitCast(kindRaw, to: TimelineKind.self) }
+
+    /// Whether every `TimelineKind` is stored as its raw value (what `kind` relies on).
+    static var kindLayoutHolds: Bool {
+        MemoryLayout<TimelineKind>.size == 1
+            && TimelineKind.allCases.allSatisfy { unsafeBitCast($0.rawValue, to: TimelineKind.self) == $0 }
+    }
     /// Bone, slot or constraint index (by kind); physics value/reset timelines: -1 = every constraint.
     var target: Int32
     /// Deform and sequence timelines: the attachment they animate.
@@ -253,7 +264,8 @@ public final class CompiledSkeleton: @unchecked Sendable {
             animTimelineStart.append(Int32(timelines.count))
             for t in animation.timelines where t.frameCount > 0 {
                 var c = CompiledTimeline(
-                    kindRaw: t.kind.rawValue, target: t.target, attachment: t.attachment, frameCount: t.frameCount,
+                    kindRaw: t.kind.rawValue, stride: Int32(t.kind.frameStride), target: t.target,
+                    attachment: t.attachment, frameCount: t.frameCount,
                     frames: frameBase + t.framesStart, curves: curveBase + max(0, t.curvesStart),
                     curvesCount: t.curvesCount, values: 0, valueStride: t.valueStride)
                 let slotTarget = t.target >= 0 && Int(t.target) < slotCount ? Int(t.target) : -1
