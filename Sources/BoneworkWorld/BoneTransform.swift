@@ -8,6 +8,60 @@ enum BoneTransform {
     private static let degRad = SpineMath.degRad
     private static let halfPi = SpineMath.pi / 2
 
+    /// The local 2×2 of a pose's rotation, scale and shear (the bone's axes before its parent's
+    /// transform): (a, b, c, d) = (cos(rx) * scaleX, cos(ry) * scaleY, sin(rx) * scaleX,
+    /// sin(ry) * scaleY) with rx = rotation + shearX and ry = rotation + 90 + shearY.
+    @inline(__always)
+    static func local(
+        rotation: Float, scaleX: Float, scaleY: Float, shearX: Float, shearY: Float
+    ) -> (a: Float, b: Float, c: Float, d: Float) {
+        let t = Trig.sinCosPair((rotation + shearX) * degRad, (rotation + 90 + shearY) * degRad)
+        return (t.cosX * scaleX, t.cosY * scaleY, t.sinX * scaleX, t.sinY * scaleY)
+    }
+
+    /// `local`, read from the table of setup values (`RigTables.boneLocalSetup`) when the pose's
+    /// rotation, scale and shear are bone `k`'s setup values bit for bit (bones no timeline or
+    /// constraint moved this frame).
+    @inline(__always)
+    static func local(
+        _ rig: RigTables, bone k: Int, rotation: Float, scaleX: Float, scaleY: Float, shearX: Float, shearY: Float
+    ) -> (a: Float, b: Float, c: Float, d: Float) {
+        let t = rig.boneLocalSetup + k &* LocalSetup.stride
+        if rotation.bitPattern == t[0].bitPattern && scaleX.bitPattern == t[1].bitPattern
+            && scaleY.bitPattern == t[2].bitPattern && shearX.bitPattern == t[3].bitPattern
+            && shearY.bitPattern == t[4].bitPattern
+        {
+            return (t[5], t[6], t[7], t[8])
+        }
+        return computedLocal(rotation: rotation, scaleX: scaleX, scaleY: scaleY, shearX: shearX, shearY: shearY)
+    }
+
+    /// `local` out of line, for callers whose common case needs no trigonometry.
+    @inline(never)
+    static func computedLocal(
+        rotation: Float, scaleX: Float, scaleY: Float, shearX: Float, shearY: Float
+    ) -> (a: Float, b: Float, c: Float, d: Float) {
+        local(rotation: rotation, scaleX: scaleX, scaleY: scaleY, shearX: shearX, shearY: shearY)
+    }
+
+    /// Layout of `RigTables.boneLocalSetup`: per bone the setup rotation, scaleX, scaleY, shearX,
+    /// shearY, then their `local` (a, b, c, d).
+    enum LocalSetup {
+        static let stride = 9
+
+        static func table(_ bones: [BoneData]) -> [Float] {
+            var t: [Float] = []
+            t.reserveCapacity(bones.count * stride)
+            for bone in bones {
+                let l = BoneTransform.local(
+                    rotation: bone.rotation, scaleX: bone.scaleX, scaleY: bone.scaleY, shearX: bone.shearX,
+                    shearY: bone.shearY)
+                t += [bone.rotation, bone.scaleX, bone.scaleY, bone.shearX, bone.shearY, l.a, l.b, l.c, l.d]
+            }
+            return t
+        }
+    }
+
     /// Computes bone `k`'s world transform from the given applied pose and stores the pose as the
     /// bone's applied pose.
     @inline(__always)
@@ -26,16 +80,36 @@ enum BoneTransform {
             cols.ashearX[i] = shearX
             cols.ashearY[i] = shearY
         }
+        world(
+            cols, rig, r, bone: k, i: i, x: x, y: y, rotation: rotation, scaleX: scaleX, scaleY: scaleY,
+            shearX: shearX, shearY: shearY, setupTable: !storeApplied)
+    }
+
+    /// The world transform of bone `k` (element `i`) from an applied pose; `setupTable`: try
+    /// the setup table for the local 2×2 first (poses read back from the applied pose, often
+    /// untouched setup values).
+    @inline(__always)
+    private static func world(
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, i: Int,
+        x: Float, y: Float, rotation: Float, scaleX: Float, scaleY: Float, shearX: Float, shearY: Float,
+        setupTable: Bool
+    ) {
+        @inline(__always) func localPose() -> (a: Float, b: Float, c: Float, d: Float) {
+            if setupTable {
+                return local(
+                    rig, bone: k, rotation: rotation, scaleX: scaleX, scaleY: scaleY, shearX: shearX, shearY: shearY)
+            }
+            return local(rotation: rotation, scaleX: scaleX, scaleY: scaleY, shearX: shearX, shearY: shearY)
+        }
         let sx = cols.skeletonScaleX[r.instance]
         let sy = cols.skeletonScaleY[r.instance]
         let parent = Int(rig.boneParent[k])
         if parent < 0 {
-            let rx = Trig.sinCos((rotation + shearX) * degRad)
-            let ry = Trig.sinCos((rotation + 90 + shearY) * degRad)
-            cols.a[i] = rx.cos * scaleX * sx
-            cols.b[i] = ry.cos * scaleY * sx
-            cols.c[i] = rx.sin * scaleX * sy
-            cols.d[i] = ry.sin * scaleY * sy
+            let l = localPose()
+            cols.a[i] = l.a * sx
+            cols.b[i] = l.b * sx
+            cols.c[i] = l.c * sy
+            cols.d[i] = l.d * sy
             cols.worldX[i] = x * sx + cols.skeletonX[r.instance]
             cols.worldY[i] = y * sy + cols.skeletonY[r.instance]
             return
@@ -47,19 +121,27 @@ enum BoneTransform {
         var pd = cols.d[p]
         cols.worldX[i] = pa * x + pb * y + cols.worldX[p]
         cols.worldY[i] = pc * x + pd * y + cols.worldY[p]
+        let inherit = cols.inheritMode(rig, r, bone: k)
+        if inherit == Inherit.normal.rawValue || inherit > Inherit.noScaleOrReflection.rawValue {
+            // Normal: the parent's full transform, no skeleton scale on top.
+            let l = localPose()
+            cols.a[i] = pa * l.a + pb * l.c
+            cols.b[i] = pa * l.b + pb * l.d
+            cols.c[i] = pc * l.a + pd * l.c
+            cols.d[i] = pc * l.b + pd * l.d
+            return
+        }
         var a: Float
         var b: Float
         var c: Float
         var d: Float
-        let inherit = cols.inheritMode(rig, r, bone: k)
         switch inherit {
         case Inherit.onlyTranslation.rawValue:
-            let rx = Trig.sinCos((rotation + shearX) * degRad)
-            let ry = Trig.sinCos((rotation + 90 + shearY) * degRad)
-            a = rx.cos * scaleX
-            b = ry.cos * scaleY
-            c = rx.sin * scaleX
-            d = ry.sin * scaleY
+            let l = localPose()
+            a = l.a
+            b = l.b
+            c = l.c
+            d = l.d
         case Inherit.noRotationOrReflection.rawValue:
             var s = pa * pa + pc * pc
             let prx: Float
@@ -75,17 +157,16 @@ enum BoneTransform {
                 pc = 0
                 prx = 90 - SpineMath.atan2Deg(pd, pb)
             }
-            let rx = Trig.sinCos((rotation + shearX - prx) * degRad)
-            let ry = Trig.sinCos((rotation + shearY - prx + 90) * degRad)
-            let la = rx.cos * scaleX
-            let lb = ry.cos * scaleY
-            let lc = rx.sin * scaleX
-            let ld = ry.sin * scaleY
+            let t = Trig.sinCosPair((rotation + shearX - prx) * degRad, (rotation + shearY - prx + 90) * degRad)
+            let la = t.cosX * scaleX
+            let lb = t.cosY * scaleY
+            let lc = t.sinX * scaleX
+            let ld = t.sinY * scaleY
             a = pa * la - pb * lc
             b = pa * lb - pb * ld
             c = pc * la + pd * lc
             d = pc * lb + pd * ld
-        case Inherit.noScale.rawValue, Inherit.noScaleOrReflection.rawValue:
+        default:  // noScale, noScaleOrReflection
             let (sine, cosine) = Trig.sinCos(rotation * degRad)
             var za = (pa * cosine + pb * sine) / sx
             var zc = (pc * cosine + pd * sine) / sy
@@ -100,28 +181,15 @@ enum BoneTransform {
             let zr = Trig.sinCos(halfPi + SpineMath.atan2(zc, za))
             let zb = zr.cos * s
             let zd = zr.sin * s
-            let shx = Trig.sinCos(shearX * degRad)
-            let shy = Trig.sinCos((90 + shearY) * degRad)
-            let la = shx.cos * scaleX
-            let lb = shy.cos * scaleY
-            let lc = shx.sin * scaleX
-            let ld = shy.sin * scaleY
+            let sh = Trig.sinCosPair(shearX * degRad, (90 + shearY) * degRad)
+            let la = sh.cosX * scaleX
+            let lb = sh.cosY * scaleY
+            let lc = sh.sinX * scaleX
+            let ld = sh.sinY * scaleY
             a = za * la + zb * lc
             b = za * lb + zb * ld
             c = zc * la + zd * lc
             d = zc * lb + zd * ld
-        default:  // normal: the parent's full transform, no skeleton scale on top.
-            let rx = Trig.sinCos((rotation + shearX) * degRad)
-            let ry = Trig.sinCos((rotation + 90 + shearY) * degRad)
-            let la = rx.cos * scaleX
-            let lb = ry.cos * scaleY
-            let lc = rx.sin * scaleX
-            let ld = ry.sin * scaleY
-            cols.a[i] = pa * la + pb * lc
-            cols.b[i] = pa * lb + pb * ld
-            cols.c[i] = pc * la + pd * lc
-            cols.d[i] = pc * lb + pd * ld
-            return
         }
         cols.a[i] = a * sx
         cols.b[i] = b * sx
@@ -129,15 +197,45 @@ enum BoneTransform {
         cols.d[i] = d * sy
     }
 
-    /// Updates bone `k` from its current applied pose.
+    /// Updates bone `k` from its current applied pose. The common case (a child bone that
+    /// inherits normally) is inlined into the caller's loop; the others are a call.
     @inline(__always)
     static func updateFromApplied(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
         let i = r.bone(k)
+        let parent = Int(rig.boneParent[k])
+        let inherit = cols.inheritMode(rig, r, bone: k)
+        guard parent >= 0, inherit == Inherit.normal.rawValue || inherit > Inherit.noScaleOrReflection.rawValue
+        else {
+            updateFromAppliedOther(cols, rig, r, bone: k)
+            return
+        }
+        let x = cols.ax[i]
+        let y = cols.ay[i]
+        let l = local(
+            rig, bone: k, rotation: cols.arotation[i], scaleX: cols.ascaleX[i], scaleY: cols.ascaleY[i],
+            shearX: cols.ashearX[i], shearY: cols.ashearY[i])
+        let p = r.bone(parent)
+        let pa = cols.a[p]
+        let pb = cols.b[p]
+        let pc = cols.c[p]
+        let pd = cols.d[p]
+        cols.worldX[i] = pa * x + pb * y + cols.worldX[p]
+        cols.worldY[i] = pc * x + pd * y + cols.worldY[p]
+        cols.a[i] = pa * l.a + pb * l.c
+        cols.b[i] = pa * l.b + pb * l.d
+        cols.c[i] = pc * l.a + pd * l.c
+        cols.d[i] = pc * l.b + pd * l.d
+    }
+
+    /// `updateFromApplied` for the root and for bones with other inherit modes.
+    @inline(never)
+    static func updateFromAppliedOther(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
+        let i = r.bone(k)
         // The applied pose is already what it would store.
-        update(
-            cols, rig, r, bone: k, x: cols.ax[i], y: cols.ay[i], rotation: cols.arotation[i],
+        world(
+            cols, rig, r, bone: k, i: i, x: cols.ax[i], y: cols.ay[i], rotation: cols.arotation[i],
             scaleX: cols.ascaleX[i], scaleY: cols.ascaleY[i], shearX: cols.ashearX[i], shearY: cols.ashearY[i],
-            storeApplied: false)
+            setupTable: true)
     }
 
     /// Recomputes bone `k`'s applied pose from its world transform (after a constraint wrote the

@@ -5,7 +5,18 @@ import BoneworkFormat
 struct CompiledTimeline {
     /// `TimelineKind` raw value (stored raw so the table is plain bits).
     var kindRaw: UInt8
-    @inline(__always) var kind: TimelineKind { TimelineKind(rawValue: kindRaw) ?? .event }
+    /// The kind's frame stride (`TimelineKind.frameStride`).
+    var stride: Int32
+    /// `kindRaw` is always a valid raw value, and a `TimelineKind`'s raw values are its case
+    /// indices (`CompiledTimeline.kindLayoutHolds`, checked by tests): a plain reinterpretation, no
+    /// call into the format module.
+    @inline(__always) var kind: TimelineKind { unsafeBitCast(kindRaw, to: TimelineKind.self) }
+
+    /// Whether every `TimelineKind` is stored as its raw value (what `kind` relies on).
+    static var kindLayoutHolds: Bool {
+        MemoryLayout<TimelineKind>.size == 1
+            && TimelineKind.allCases.allSatisfy { unsafeBitCast($0.rawValue, to: TimelineKind.self) == $0 }
+    }
     /// Bone, slot or constraint index (by kind); physics value/reset timelines: -1 = every constraint.
     var target: Int32
     /// Deform and sequence timelines: the attachment they animate.
@@ -50,6 +61,8 @@ struct RigTables {
     var boneSetup: UnsafePointer<Float>
     var boneInherit: UnsafePointer<UInt8>
     var boneLength: UnsafePointer<Float>
+    /// Setup rotation, scale and shear and their local 2×2 per bone (`BoneTransform.LocalSetup`).
+    var boneLocalSetup: UnsafePointer<Float>
 
     // Slots.
     var slotBone: UnsafePointer<Int32>
@@ -129,6 +142,11 @@ struct RigTables {
     var attSequenceCount: UnsafePointer<Int32>
     var vertexPool: UnsafePointer<Float>
     var bonePool: UnsafePointer<Int32>
+    /// Weighted meshes: per influence (x, x, y, y) and (weight, weight, weight, weight) from the
+    /// vertices, so that skinning reads them as ready vectors (`VertexSystem.skin`); start per
+    /// attachment in `attSkinStart` (in vectors).
+    var skinPool: UnsafePointer<SIMD4<Float>>
+    var attSkinStart: UnsafePointer<Int32>
     /// Region frames: 8 local corner offsets each (BL, UL, UR, BR; x then y).
     var frameOffsets: UnsafePointer<Float>
 
@@ -246,7 +264,8 @@ public final class CompiledSkeleton: @unchecked Sendable {
             animTimelineStart.append(Int32(timelines.count))
             for t in animation.timelines where t.frameCount > 0 {
                 var c = CompiledTimeline(
-                    kindRaw: t.kind.rawValue, target: t.target, attachment: t.attachment, frameCount: t.frameCount,
+                    kindRaw: t.kind.rawValue, stride: Int32(t.kind.frameStride), target: t.target,
+                    attachment: t.attachment, frameCount: t.frameCount,
                     frames: frameBase + t.framesStart, curves: curveBase + max(0, t.curvesStart),
                     curvesCount: t.curvesCount, values: 0, valueStride: t.valueStride)
                 let slotTarget = t.target >= 0 && Int(t.target) < slotCount ? Int(t.target) : -1
@@ -297,7 +316,20 @@ public final class CompiledSkeleton: @unchecked Sendable {
         var attSequenceCount: [Int32] = []
         var vertexPool: [Float] = []
         var bonePool: [Int32] = []
+        var skinPool: [SIMD4<Float>] = []
+        var attSkinStart: [Int32] = []
         for a in data.attachments {
+            attSkinStart.append(Int32(skinPool.count))
+            if !a.bones.isEmpty {
+                var f = 0
+                while f + 2 < a.vertices.count {
+                    let x = a.vertices[f]
+                    let y = a.vertices[f + 1]
+                    skinPool.append(SIMD4(x, x, y, y))
+                    skinPool.append(SIMD4(repeating: a.vertices[f + 2]))
+                    f += 3
+                }
+            }
             attKind.append(a.kind.rawValue)
             attVertexStart.append(Int32(vertexPool.count))
             attVertexFloats.append(Int32(a.vertices.count))
@@ -456,6 +488,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
                 data.bones.flatMap { [$0.x, $0.y, $0.rotation, $0.scaleX, $0.scaleY, $0.shearX, $0.shearY] }),
             boneInherit: b.freeze(data.bones.map(\.inherit.rawValue)),
             boneLength: b.freeze(data.bones.map(\.length)),
+            boneLocalSetup: b.freeze(BoneTransform.LocalSetup.table(data.bones)),
             slotBone: b.freeze(data.slots.map(\.bone)),
             slotColor: b.freeze(data.slots.flatMap { [$0.color.r, $0.color.g, $0.color.b, $0.color.a] }),
             slotDark: b.freeze(
@@ -494,7 +527,8 @@ public final class CompiledSkeleton: @unchecked Sendable {
             attTimeline: b.freeze(attTimeline), attFirstFrame: b.freeze(attFirstFrame),
             attFrameCount: b.freeze(attFrameCount), attSequenceSetup: b.freeze(attSequenceSetup),
             attSequenceCount: b.freeze(attSequenceCount),
-            vertexPool: b.freeze(vertexPool), bonePool: b.freeze(bonePool), frameOffsets: b.freeze(frameOffsets),
+            vertexPool: b.freeze(vertexPool), bonePool: b.freeze(bonePool),
+            skinPool: b.freeze(skinPool), attSkinStart: b.freeze(attSkinStart), frameOffsets: b.freeze(frameOffsets),
             animDuration: b.freeze(animDuration), animTimelineStart: b.freeze(animTimelineStart),
             animTimelineCount: b.freeze(animTimelineCount), timelines: b.freeze(timelines),
             framePool: b.freeze(framePool), curvePool: b.freeze(curvePool), intPool: b.freeze(intPool),

@@ -61,8 +61,7 @@ extension TimelineApply {
     /// Both values of a two-value key (translate, shear) at `time`, with the key's curve.
     @inline(__always)
     private static func pair(_ keys: TimelineKeys, _ time: Float) -> (Float, Float) {
-        let i = keys.search(time)
-        let curve = keys.curveType(i)
+        let (i, curve) = keys.searchCurve(time)
         if curve == TimelineKeys.CurveKind.linear {
             let before = keys.frames[i]
             var x = keys.frames[i &+ 1]

@@ -60,8 +60,7 @@ extension TimelineApply {
             cols.ikStretch[i] = rig.ikStretch[c] != 0 ? 1 : 0
             return
         }
-        let k = keys.search(time)
-        let curve = keys.curveType(k)
+        let (k, curve) = keys.searchCurve(time)
         let mix = keys.value(time, key: k, value: 1, curve: curve)
         let softness = keys.value(time, key: k, value: 2, curve: curve)
         let keyed = direction == .mixIn
@@ -103,8 +102,7 @@ extension TimelineApply {
             }
             return
         }
-        let k = keys.search(time)
-        let curve = keys.curveType(k)
+        let (k, curve) = keys.searchCurve(time)
         for v in 0..<n {
             let value = keys.value(time, key: k, value: v &+ 1, curve: curve)
             if blend == .setup {

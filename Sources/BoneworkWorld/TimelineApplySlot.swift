@@ -51,8 +51,7 @@ extension TimelineApply {
             if di >= 0 { dark.store(cols, di) }
             return
         }
-        let k = keys.search(time)
-        let curve = keys.curveType(k)
+        let (k, curve) = keys.searchCurve(time)
         @inline(__always) func v(_ n: Int) -> Float { keys.value(time, key: k, value: n, curve: curve) }
         switch t.kind {
         case .alpha:

@@ -18,7 +18,7 @@ struct TimelineKeys {
         frames = rig.framePool + Int(t.frames)
         curves = rig.curvePool + Int(t.curves)
         curvesCount = Int(t.curvesCount)
-        stride = t.kind.frameStride
+        stride = Int(t.stride)
         length = Int(t.frameCount) &* stride
     }
 
@@ -34,6 +34,19 @@ struct TimelineKeys {
             i &+= stride
         }
         return length &- stride
+    }
+
+    /// `search` and the found key's curve marker (`curveType`), without a division.
+    @inline(__always)
+    func searchCurve(_ time: Float) -> (offset: Int, curve: Int) {
+        var i = stride
+        var k = 0
+        while i < length {
+            if frames[i] > time { break }
+            i &+= stride
+            k &+= 1
+        }
+        return (i &- stride, k < curvesCount ? Int(curves[k]) : CurveKind.stepped)
     }
 
     /// Curve marker of the key at offset `i`: 0 linear, 1 stepped, >= 2 bezier.
@@ -98,8 +111,8 @@ struct TimelineKeys {
     /// The single value of a one-value timeline at `time` (time >= the first key).
     @inline(__always)
     func curveValue(_ time: Float) -> Float {
-        let i = search(time)
-        return value(time, key: i, value: 1, curve: curveType(i))
+        let (i, curve) = searchCurve(time)
+        return value(time, key: i, value: 1, curve: curve)
     }
 
     // MARK: - Combining with the pose

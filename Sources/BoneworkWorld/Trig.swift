@@ -31,10 +31,46 @@ enum Trig {
     private static let c5: Double = 2.08757232129817482790e-09
     private static let c6: Double = -1.13596475577881948265e-11
 
+    // π/2 in double, and the rest of π/2 below it.
+    private static let halfPiHi: Double = 1.57079632679489655800e+00
+    private static let halfPiLo: Double = 6.12323399573676603587e-17
+
     @inline(__always)
     static func sinCos(_ x: Float) -> (sin: Float, cos: Float) {
         let d = Double(x)
         guard abs(d) < 1.0e5 else { return (SpineMath.sin(x), SpineMath.cos(x)) }  // also NaN
+        let (s, c) = reduced(d)
+        return (Float(s), Float(c))
+    }
+
+    /// Sine and cosine of `x` and of `y`, where `y` is usually `x` plus about π/2 (a bone's two
+    /// axis angles: rotation + shearX and rotation + 90 + shearY, in float). The second pair
+    /// follows from the first by the addition formula with the small remainder
+    /// e = y - x - π/2, evaluated in double: sin(y) = cos(x)cos(e) - sin(x)sin(e) and
+    /// cos(y) = -(sin(x)cos(e) + cos(x)sin(e)), with a few-term series for e (|e| < 1e-4), so one
+    /// polynomial evaluation serves both pairs at the same double accuracy. Other pairs are
+    /// evaluated one by one. `TrigTests` checks the results against libm.
+    @inline(__always)
+    static func sinCosPair(_ x: Float, _ y: Float) -> (sinX: Float, cosX: Float, sinY: Float, cosY: Float) {
+        let dx = Double(x)
+        let dy = Double(y)
+        // Exact for float inputs of similar size; otherwise off by a double rounding of y - x.
+        let e = ((dy - dx) - halfPiHi) - halfPiLo
+        guard abs(dx) < 1.0e5, abs(e) < 1.0e-4 else {  // also NaN
+            let p = sinCos(x)
+            let q = sinCos(y)
+            return (p.sin, p.cos, q.sin, q.cos)
+        }
+        let (s, c) = reduced(dx)
+        let e2 = e * e
+        let cosE = 1.0 - 0.5 * e2
+        let sinE = e - e * e2 * (1.0 / 6.0)
+        return (Float(s), Float(c), Float(c * cosE - s * sinE), Float(-(s * cosE + c * sinE)))
+    }
+
+    /// Sine and cosine of `d` (|d| < 1e5) in double.
+    @inline(__always)
+    private static func reduced(_ d: Double) -> (sin: Double, cos: Double) {
         // Round to the nearest integer, ties to even, without a libm call: adding and subtracting
         // 1.5 * 2^52 leaves no fraction bits (exact for |x| < 2^51; here |x| < 2^17).
         let shifted = d * twoOverPi + roundingShift
@@ -47,10 +83,10 @@ enum Trig {
         let cosR = w + (((1.0 - w) - hz) + z * z * (c1 + z * (c2 + z * (c3 + z * (c4 + z * (c5 + z * c6))))))
         // The low bits of the shifted value's significand are k's low bits.
         switch Int(truncatingIfNeeded: shifted.bitPattern) & 3 {
-        case 0: return (Float(sinR), Float(cosR))
-        case 1: return (Float(cosR), Float(-sinR))
-        case 2: return (Float(-sinR), Float(-cosR))
-        default: return (Float(-cosR), Float(sinR))
+        case 0: return (sinR, cosR)
+        case 1: return (cosR, -sinR)
+        case 2: return (-sinR, -cosR)
+        default: return (-cosR, sinR)
         }
     }
 }

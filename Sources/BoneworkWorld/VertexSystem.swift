@@ -53,29 +53,30 @@ enum VertexSystem {
         out.vertexCount = used
     }
 
-    /// Copies an instance's world transforms into `g`: per bone (a, c, b, d, worldX, worldY).
+    /// Copies an instance's world transforms into `g`: per bone (a, c, b, d) and
+    /// (worldX, worldY, 0, 0), so that one influence transforms x and y together.
     @inline(__always)
-    static func gather(_ cols: BatchColumns, _ r: InstanceRows, boneCount: Int, into g: UnsafeMutablePointer<Float>) {
+    static func gather(
+        _ cols: BatchColumns, _ r: InstanceRows, boneCount: Int, into g: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
         var o = 0
         for k in 0..<boneCount {
             let i = r.bone(k)
-            g[o] = cols.a[i]
-            g[o &+ 1] = cols.c[i]
-            g[o &+ 2] = cols.b[i]
-            g[o &+ 3] = cols.d[i]
-            g[o &+ 4] = cols.worldX[i]
-            g[o &+ 5] = cols.worldY[i]
-            o &+= 6
+            g[o] = SIMD4(cols.a[i], cols.c[i], cols.b[i], cols.d[i])
+            g[o &+ 1] = SIMD4(cols.worldX[i], cols.worldY[i], 0, 0)
+            o &+= 2
         }
     }
 
     /// World vertices of a weighted mesh from gathered bone transforms (`gather`): each
-    /// influence's bone is one contiguous record, found by one multiply instead of six column
-    /// lookups; the float operations are the reference's, in its order.
+    /// influence's bone is one contiguous record, found by one shift instead of six column
+    /// lookups, and x and y are computed side by side in the lanes of vectors. Per lane the
+    /// float operations are the reference's, in its order:
+    /// x += (vx * a + vy * b + worldX) * weight, y += (vx * c + vy * d + worldY) * weight.
     @inline(__always)
     static func skin(
         _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, attachment: Int,
-        bones g: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, capacity: Int
+        bones g: UnsafePointer<SIMD4<Float>>, into out: UnsafeMutablePointer<Float>, capacity: Int
     ) -> Int {
         let length = Int(rig.attWorldLength[attachment])
         guard length <= capacity else { return 0 }
@@ -86,48 +87,45 @@ enum VertexSystem {
         var f = 0  // cursor in vertices (3 per influence)
         var w = 0  // output cursor
         if deformLength == 0 {
+            // Per influence (x, x, y, y) and the weight in every lane (`RigTables.skinPool`).
+            let pairs = rig.skinPool + Int(rig.attSkinStart[attachment])
             while w < length {
-                var wx: Float = 0
-                var wy: Float = 0
+                var world = SIMD2<Float>(0, 0)
                 let n = Int(bones[v])
                 v &+= 1
                 let end = v &+ n
                 while v < end {
-                    let t = g + Int(bones[v]) &* 6
-                    let vx = vertices[f]
-                    let vy = vertices[f &+ 1]
-                    let weight = vertices[f &+ 2]
-                    wx += (vx * t[0] + vy * t[2] + t[4]) * weight
-                    wy += (vx * t[1] + vy * t[3] + t[5]) * weight
+                    let t = g + Int(bones[v]) &* 2
+                    // (x * a, x * c, y * b, y * d): the halves add to (x * a + y * b, x * c + y * d).
+                    let p = pairs[f] * t[0]
+                    world += (p.lowHalf + p.highHalf + t[1].lowHalf) * pairs[f &+ 1].lowHalf
                     v &+= 1
-                    f &+= 3
+                    f &+= 2
                 }
-                out[w] = wx
-                out[w &+ 1] = wy
+                out[w] = world.x
+                out[w &+ 1] = world.y
                 w &+= 2
             }
         } else {
             let deform = cols.deform + (r.deform &+ Int(rig.slotDeformOffset[s]))
             var o = 0  // cursor in deform offsets (2 per influence)
             while w < length {
-                var wx: Float = 0
-                var wy: Float = 0
+                var world = SIMD2<Float>(0, 0)
                 let n = Int(bones[v])
                 v &+= 1
                 let end = v &+ n
                 while v < end {
-                    let t = g + Int(bones[v]) &* 6
-                    let vx = vertices[f] + deform[o]
-                    let vy = vertices[f &+ 1] + deform[o &+ 1]
-                    let weight = vertices[f &+ 2]
-                    wx += (vx * t[0] + vy * t[2] + t[4]) * weight
-                    wy += (vx * t[1] + vy * t[3] + t[5]) * weight
+                    let t = g + Int(bones[v]) &* 2
+                    let x = vertices[f] + deform[o]
+                    let y = vertices[f &+ 1] + deform[o &+ 1]
+                    let p = SIMD4(x, x, y, y) * t[0]
+                    world += (p.lowHalf + p.highHalf + t[1].lowHalf) * SIMD2(repeating: vertices[f &+ 2])
                     v &+= 1
                     f &+= 3
                     o &+= 2
                 }
-                out[w] = wx
-                out[w &+ 1] = wy
+                out[w] = world.x
+                out[w &+ 1] = world.y
                 w &+= 2
             }
         }
@@ -271,7 +269,7 @@ public struct VertexBlock: @unchecked Sendable {
 /// (they grow only when a batch needs more than ever before, on the calling thread).
 final class VertexScratch: @unchecked Sendable {
     /// One instance's gathered bone transforms (`VertexSystem.gather`).
-    private(set) var bones: UnsafeMutablePointer<Float>
+    private(set) var bones: UnsafeMutablePointer<SIMD4<Float>>
     private var boneCapacity = 0
     private(set) var vertices: UnsafeMutablePointer<Float>
     private(set) var draws: UnsafeMutablePointer<VertexDraw>
@@ -300,11 +298,11 @@ final class VertexScratch: @unchecked Sendable {
             vertices = .allocate(capacity: floats)
             vertexCapacity = floats
         }
-        let boneFloats = max(1, rig.boneCount * 6)
-        if boneFloats > boneCapacity {
+        let bonePairs = max(1, rig.boneCount * 2)
+        if bonePairs > boneCapacity {
             bones.deallocate()
-            bones = .allocate(capacity: boneFloats)
-            boneCapacity = boneFloats
+            bones = .allocate(capacity: bonePairs)
+            boneCapacity = bonePairs
         }
         let entries = max(1, max(rows, listRows) * rig.tables.slotCount)
         if entries > drawCapacity {

@@ -36,6 +36,51 @@ struct TrigTests {
         #expect(mismatches.isEmpty, "\(mismatches.count) angles differ, e.g. \(mismatches.prefix(5))")
     }
 
+    @Test("sinCosPair equals libm for a bone's two axis angles (rotation + shearX, rotation + 90 + shearY)")
+    func pairMatchesLibm() {
+        var state: UInt64 = 7
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let shears: [Float] = [0, 0, 0, -0.0, 1.5, -12.25, 45, 89.9, 90, 180, -3.1e-3]
+        var mismatches: [(Float, Float)] = []
+        var checked = 0
+        for n in 0..<1_500_000 {
+            let rotation: Float = n < 2881 ? Float(n - 1440) * 0.5 : Float((next() * 2 - 1) * 3600)
+            let shearX = shears[n % shears.count]
+            // Half the pairs with equal shears (one polynomial for both), half with any two.
+            let shearY = n % 2 == 0 ? shearX : shears[(n / shears.count) % shears.count]
+            let x = (rotation + shearX) * SpineMath.degRad
+            let y = (rotation + 90 + shearY) * SpineMath.degRad
+            let t = Trig.sinCosPair(x, y)
+            checked += 1
+            if t.sinX != SpineMath.sin(x) || t.cosX != SpineMath.cos(x) || t.sinY != SpineMath.sin(y)
+                || t.cosY != SpineMath.cos(y)
+            {
+                mismatches.append((x, y))
+            }
+        }
+        #expect(checked == 1_500_000)
+        #expect(mismatches.isEmpty, "\(mismatches.count) pairs differ, e.g. \(mismatches.prefix(5))")
+    }
+
+    @Test("sinCosPair of unrelated, large and special angles falls back to sinCos and libm")
+    func pairSpecialAngles() {
+        let cases: [(Float, Float)] = [
+            (0, 1), (1e6, 1e6 + 1.5707964), (.nan, 1), (1, .nan), (.infinity, 0), (-2, 3), (0, SpineMath.pi / 2),
+        ]
+        for (x, y) in cases {
+            let t = Trig.sinCosPair(x, y)
+            for (v, e) in [
+                (t.sinX, SpineMath.sin(x)), (t.cosX, SpineMath.cos(x)), (t.sinY, SpineMath.sin(y)),
+                (t.cosY, SpineMath.cos(y)),
+            ] {
+                #expect(v == e || (v.isNaN && e.isNaN), "\(x), \(y): \(v) != \(e)")
+            }
+        }
+    }
+
     @Test("Large and special angles fall back to libm")
     func specialAngles() {
         for x: Float in [0, -0.0, 1e6, -3e7, .infinity, .greatestFiniteMagnitude, SpineMath.pi / 2] {
