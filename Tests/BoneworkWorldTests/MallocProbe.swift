@@ -62,8 +62,24 @@ enum MallocProbe {
     private static let countingMallocHook: MallocHook = { _, size in
         if MallocProbe.sanitizerCounting { MallocProbe.sanitizerAllocatedBytes &+= max(1, size) }
     }
-    /// Whether this process was built with a sanitizer (its allocator is then counted through hooks).
-    static var underSanitizer: Bool { installSanitizerHooks != nil }
+    /// Whether this process was built with a sanitizer, whose allocator replaces glibc's.
+    static let underSanitizer: Bool = {
+        guard let handle = dlopen(nil, RTLD_NOW) else { return false }
+        return dlsym(handle, "__sanitizer_get_current_allocated_bytes") != nil
+    }()
+
+    /// Checks that the probe saw `probe` bytes from code that certainly allocates. Under
+    /// ThreadSanitizer neither glibc's statistics nor allocation hooks see its allocator: a known
+    /// issue there (the frame checks that follow then prove nothing and say so).
+    static func expectProbeWorks(_ probe: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        if underSanitizer {
+            withKnownIssue("allocation counting under this sanitizer", isIntermittent: true) {
+                #expect(probe > 0, sourceLocation: sourceLocation)
+            }
+        } else {
+            #expect(probe > 0, sourceLocation: sourceLocation)
+        }
+    }
 
     /// Checks that `delta` bytes were allocated over steady frames: none. Under AddressSanitizer
     /// the debug build's unspecialized generic code (array iteration in the scheduler's loops)

@@ -165,7 +165,7 @@ struct WorldTests {
         let probe = try MallocProbe.isolatedAllocationDelta {
             for n in 0..<100 { WorldTests.sink = [Int](repeating: n, count: 8) }
         }
-        #expect(probe > 0)
+        MallocProbe.expectProbeWorks(probe)
         let delta = try MallocProbe.isolatedAllocationDelta {
             for _ in 0..<100 { world.update(Self.delta) }
         }
