@@ -1,0 +1,59 @@
+import BoneworkFormat
+import Foundation
+import Testing
+
+/// Replays the inputs the fuzzers kept (Tools/Fuzz/corpus/READER, refreshed by `Tools/fuzz.sh`)
+/// through the same readers as a normal test: each must load or end in a `LoadError` that names
+/// the file and a place in it. A crash found by fuzzing stays here as a regression input.
+@Suite("Fuzz corpus replay")
+struct FuzzCorpusReplayTests {
+    static let corpusRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("Tools/Fuzz/corpus")
+    }()
+
+    enum Reader: String, CaseIterable, Sendable {
+        case atlas, json, binary
+
+        func read(_ bytes: [UInt8], file: String) throws {
+            switch self {
+            case .atlas: _ = try AtlasReader.read(bytes: bytes, file: file)
+            case .json: _ = try SkeletonJSONReader.read(bytes: bytes, file: file, atlas: nil)
+            case .binary: _ = try SkeletonBinaryReader.read(bytes: bytes, file: file, atlas: nil)
+            }
+        }
+    }
+
+    static func inputs(_ reader: Reader) throws -> [URL] {
+        let folder = corpusRoot.appendingPathComponent(reader.rawValue)
+        return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { !$0.lastPathComponent.hasPrefix(".") }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    @Test("Every kept input loads or fails with a typed error", arguments: Reader.allCases)
+    func replay(_ reader: Reader) throws {
+        let files = try Self.inputs(reader)
+        // A corpus that went missing would make this test pass vacuously.
+        #expect(files.count >= 20, "Tools/Fuzz/corpus/\(reader.rawValue) holds only \(files.count) inputs")
+        var loaded = 0
+        var refused = 0
+        for url in files {
+            let bytes = try [UInt8](Data(contentsOf: url))
+            #expect(bytes.count <= 2048, "\(url.lastPathComponent): kept inputs are small files")
+            do {
+                try reader.read(bytes, file: url.lastPathComponent)
+                loaded += 1
+            } catch let error as LoadError {
+                refused += 1
+                #expect(error.file == url.lastPathComponent, "\(url.lastPathComponent): error names \(error.file)")
+                #expect(
+                    !error.expected.isEmpty, "\(url.lastPathComponent): \(error) says nothing about what was expected")
+            } catch {
+                Issue.record("\(url.lastPathComponent): untyped error \(error)")
+            }
+        }
+        #expect(loaded + refused == files.count)
+    }
+}
