@@ -197,11 +197,11 @@ enum BoneTransform {
         cols.d[i] = d * sy
     }
 
-    /// Updates bone `k` from its current applied pose. The common case (a child bone that
-    /// inherits normally) is inlined into the caller's loop; the others are a call.
-    @inline(__always)
+    /// Updates bone `k` from its current applied pose, for any bone (the pose loop's `.bone`
+    /// steps: roots, other inherit modes, bones whose inherit mode a timeline keys; children
+    /// that always inherit normally are `.childBone` steps, `updateChild`).
+    @inline(never)
     static func updateFromApplied(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
-        let i = r.bone(k)
         let parent = Int(rig.boneParent[k])
         let inherit = cols.inheritMode(rig, r, bone: k)
         guard parent >= 0, inherit == Inherit.normal.rawValue || inherit > Inherit.noScaleOrReflection.rawValue
@@ -209,6 +209,14 @@ enum BoneTransform {
             updateFromAppliedOther(cols, rig, r, bone: k)
             return
         }
+        updateChild(cols, rig, r, bone: k, parent: parent)
+    }
+
+    /// Updates bone `k`, a child of `parent` that inherits normally, from its current applied
+    /// pose (the pose loop's `.childBone` step, inlined there).
+    @inline(__always)
+    static func updateChild(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int) {
+        let i = r.bone(k)
         let x = cols.ax[i]
         let y = cols.ay[i]
         let l = local(
