@@ -244,7 +244,7 @@ enum IKSolver {
                     a2 = Float(Foundation.acos(Double(cosine))) * bendDir
                 }
                 a = l1 + l2 * cosine
-                b = l2 * SpineMath.sin(a2)
+                b = l2 * Trig.sinCos(a2).sin
                 a1 = ArcTangent.atan2(ty * a - tx * b, tx * a + ty * b)
                 break solved
             }
@@ -283,8 +283,9 @@ enum IKSolver {
             c0 = -a * l1 / (aa - bb)
             if c0 >= -1 && c0 <= 1 {
                 c0 = Float(Foundation.acos(Double(c0)))
-                x = a * SpineMath.cos(c0) + l1
-                y = b * SpineMath.sin(c0)
+                let (sine, cosine) = Trig.sinCos(c0)
+                x = a * cosine + l1
+                y = b * sine
                 d = x * x + y * y
                 if d < minDist {
                     minAngle = c0
