@@ -126,7 +126,10 @@ enum ArcTangent {
     /// atan2(y, x) in radians.
     @inline(__always)
     static func atan2(_ y: Float, _ x: Float) -> Float {
-        guard x != 0, y != 0, x.isFinite, y.isFinite else { return SpineMath.atan2(y, x) }  // also NaN
+        // Both nonzero and finite: magnitude bits in 1 ... 0x7f7f_ffff (also rules out NaN).
+        let mx = x.bitPattern & 0x7fff_ffff
+        let my = y.bitPattern & 0x7fff_ffff
+        guard mx &- 1 < 0x7f7f_ffff, my &- 1 < 0x7f7f_ffff else { return SpineMath.atan2(y, x) }
         let dy = Double(y)
         let dx = Double(x)
         // |y / x| is finite and nonzero for float arguments (no overflow or underflow in double).
