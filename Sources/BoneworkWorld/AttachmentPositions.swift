@@ -228,7 +228,7 @@ extension Batch {
         let rr = point.rotation * SpineMath.degRad
         let cosine = SpineMath.cos(rr)
         let sine = SpineMath.sin(rr)
-        let rotation = SpineMath.atan2Deg(cosine * c + sine * d, cosine * a + sine * b)
+        let rotation = ArcTangent.atan2Deg(cosine * c + sine * d, cosine * a + sine * b)
         return PointAttachmentPosition(slot: slot, attachment: attachment, x: x, y: y, rotation: rotation)
     }
 

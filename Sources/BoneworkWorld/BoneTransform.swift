@@ -151,11 +151,11 @@ enum BoneTransform {
                 pc /= sy
                 pb = pc * s
                 pd = pa * s
-                prx = SpineMath.atan2Deg(pc, pa)
+                prx = ArcTangent.atan2Deg(pc, pa)
             } else {
                 pa = 0
                 pc = 0
-                prx = 90 - SpineMath.atan2Deg(pd, pb)
+                prx = 90 - ArcTangent.atan2Deg(pd, pb)
             }
             let t = Trig.sinCosPair((rotation + shearX - prx) * degRad, (rotation + shearY - prx + 90) * degRad)
             let la = t.cosX * scaleX
@@ -178,7 +178,7 @@ enum BoneTransform {
             if inherit == Inherit.noScale.rawValue && (pa * pd - pb * pc < 0) != ((sx < 0) != (sy < 0)) {
                 s = -s
             }
-            let zr = Trig.sinCos(halfPi + SpineMath.atan2(zc, za))
+            let zr = Trig.sinCos(halfPi + ArcTangent.atan2(zc, za))
             let zb = zr.cos * s
             let zd = zr.sin * s
             let sh = Trig.sinCosPair(shearX * degRad, (90 + shearY) * degRad)
@@ -197,11 +197,11 @@ enum BoneTransform {
         cols.d[i] = d * sy
     }
 
-    /// Updates bone `k` from its current applied pose. The common case (a child bone that
-    /// inherits normally) is inlined into the caller's loop; the others are a call.
-    @inline(__always)
+    /// Updates bone `k` from its current applied pose, for any bone (the pose loop's `.bone`
+    /// steps: roots, other inherit modes, bones whose inherit mode a timeline keys; children
+    /// that always inherit normally are `.childBone` steps, `updateChild`).
+    @inline(never)
     static func updateFromApplied(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
-        let i = r.bone(k)
         let parent = Int(rig.boneParent[k])
         let inherit = cols.inheritMode(rig, r, bone: k)
         guard parent >= 0, inherit == Inherit.normal.rawValue || inherit > Inherit.noScaleOrReflection.rawValue
@@ -209,6 +209,14 @@ enum BoneTransform {
             updateFromAppliedOther(cols, rig, r, bone: k)
             return
         }
+        updateChild(cols, rig, r, bone: k, parent: parent)
+    }
+
+    /// Updates bone `k`, a child of `parent` that inherits normally, from its current applied
+    /// pose (the pose loop's `.childBone` step, inlined there).
+    @inline(__always)
+    static func updateChild(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int) {
+        let i = r.bone(k)
         let x = cols.ax[i]
         let y = cols.ay[i]
         let l = local(
@@ -252,11 +260,11 @@ enum BoneTransform {
         if parent < 0 {
             cols.ax[i] = cols.worldX[i] - cols.skeletonX[r.instance]
             cols.ay[i] = cols.worldY[i] - cols.skeletonY[r.instance]
-            cols.arotation[i] = SpineMath.atan2Deg(c, a)
+            cols.arotation[i] = ArcTangent.atan2Deg(c, a)
             cols.ascaleX[i] = (a * a + c * c).squareRoot()
             cols.ascaleY[i] = (b * b + d * d).squareRoot()
             cols.ashearX[i] = 0
-            cols.ashearY[i] = SpineMath.atan2Deg(a * b + c * d, a * d - b * c)
+            cols.ashearY[i] = ArcTangent.atan2Deg(a * b + c * d, a * d - b * c)
             return
         }
         let p = r.bone(parent)
@@ -305,7 +313,7 @@ enum BoneTransform {
                 pc *= s
                 s = (pa * pa + pc * pc).squareRoot()
                 if inherit == Inherit.noScale.rawValue && (pid < 0) != ((sx < 0) != (sy < 0)) { s = -s }
-                let zr = halfPi + SpineMath.atan2(pc, pa)
+                let zr = halfPi + ArcTangent.atan2(pc, pa)
                 pb = SpineMath.cos(zr) * s
                 pd = SpineMath.sin(zr) * s
                 pid = 1 / (pa * pd - pb * pc)
@@ -325,13 +333,13 @@ enum BoneTransform {
             let det = ra * rd - rb * rc
             cols.ascaleX[i] = scaleX
             cols.ascaleY[i] = det / scaleX
-            cols.ashearY[i] = -SpineMath.atan2Deg(ra * rb + rc * rd, det)
-            cols.arotation[i] = SpineMath.atan2Deg(rc, ra)
+            cols.ashearY[i] = -ArcTangent.atan2Deg(ra * rb + rc * rd, det)
+            cols.arotation[i] = ArcTangent.atan2Deg(rc, ra)
         } else {
             cols.ascaleX[i] = 0
             cols.ascaleY[i] = (rb * rb + rd * rd).squareRoot()
             cols.ashearY[i] = 0
-            cols.arotation[i] = 90 - SpineMath.atan2Deg(rd, rb)
+            cols.arotation[i] = 90 - ArcTangent.atan2Deg(rd, rb)
         }
     }
 }

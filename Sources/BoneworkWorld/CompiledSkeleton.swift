@@ -38,9 +38,14 @@ struct CompiledTimeline {
 struct UpdateOp {
     enum Kind: UInt8 {
         case bone, ik, transform, path, physics
+        /// A bone with a parent that always inherits normally (no inherit timeline keys it):
+        /// `parent` holds its parent, and the pose loop updates it inline without checks.
+        case childBone
     }
     var kind: Kind
     var index: Int32
+    /// The parent bone of a `.childBone` step (-1 for other steps).
+    var parent: Int32 = -1
 }
 
 /// Raw read-only views of a `CompiledSkeleton`'s tables. A plain struct of pointers: systems copy
@@ -478,6 +483,13 @@ public final class CompiledSkeleton: @unchecked Sendable {
             inheritRows.append(used ? inheritBones : -1)
             if used { inheritBones += 1 }
         }
+        for o in ops.indices where ops[o].kind == .bone {
+            let k = Int(ops[o].index)
+            let bone = data.bones[k]
+            if bone.parent >= 0 && bone.inherit == .normal && inheritRows[k] < 0 {
+                ops[o] = UpdateOp(kind: .childBone, index: ops[o].index, parent: bone.parent)
+            }
+        }
 
         tables = RigTables(
             boneCount: boneCount, slotCount: slotCount, ikCount: data.ikConstraints.count,
@@ -575,7 +587,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
         return programs[Int(plan)].ops.map { op in
             let i = Int(op.index)
             switch op.kind {
-            case .bone: return "bone \(data.bones[i].name)"
+            case .bone, .childBone: return "bone \(data.bones[i].name)"
             case .ik: return "ik \(data.ikConstraints[i].name)"
             case .transform: return "transform \(data.transformConstraints[i].name)"
             case .path: return "path \(data.pathConstraints[i].name)"

@@ -71,7 +71,7 @@ enum IKSolver {
                 let sc = pc / sy
                 pb = -sc * s * sx
                 pd = sa * s * sy
-                rotationIK += SpineMath.atan2Deg(sc, sa)
+                rotationIK += ArcTangent.atan2Deg(sc, sa)
             }
             let x = targetX - pwx
             let y = targetY - pwy
@@ -84,7 +84,7 @@ enum IKSolver {
                 ty = (y * pa - x * pc) / d - cols.ay[i]
             }
         }
-        rotationIK += SpineMath.atan2Deg(ty, tx)
+        rotationIK += ArcTangent.atan2Deg(ty, tx)
         if cols.ascaleX[i] < 0 { rotationIK += 180 }
         if rotationIK > 180 {
             rotationIK -= 360
@@ -244,8 +244,8 @@ enum IKSolver {
                     a2 = Float(Foundation.acos(Double(cosine))) * bendDir
                 }
                 a = l1 + l2 * cosine
-                b = l2 * SpineMath.sin(a2)
-                a1 = SpineMath.atan2(ty * a - tx * b, tx * a + ty * b)
+                b = l2 * Trig.sinCos(a2).sin
+                a1 = ArcTangent.atan2(ty * a - tx * b, tx * a + ty * b)
                 break solved
             }
             a = psx * l2
@@ -253,7 +253,7 @@ enum IKSolver {
             let aa = a * a
             let bb = b * b
             let ll = l1 * l1
-            let ta = SpineMath.atan2(ty, tx)
+            let ta = ArcTangent.atan2(ty, tx)
             var c0 = bb * ll + aa * dd - aa * bb
             let c1 = -2 * bb * l1
             let c2 = bb - aa
@@ -267,8 +267,8 @@ enum IKSolver {
                 rr = abs(r0) < abs(r1) ? r0 : r1
                 if dd - rr * rr >= 0 {
                     y = (dd - rr * rr).squareRoot() * bendDir
-                    a1 = ta - SpineMath.atan2(y, rr)
-                    a2 = SpineMath.atan2(y / psy, (rr - l1) / psx)
+                    a1 = ta - ArcTangent.atan2(y, rr)
+                    a2 = ArcTangent.atan2(y / psy, (rr - l1) / psx)
                     break solved
                 }
             }
@@ -283,8 +283,9 @@ enum IKSolver {
             c0 = -a * l1 / (aa - bb)
             if c0 >= -1 && c0 <= 1 {
                 c0 = Float(Foundation.acos(Double(c0)))
-                x = a * SpineMath.cos(c0) + l1
-                y = b * SpineMath.sin(c0)
+                let (sine, cosine) = Trig.sinCos(c0)
+                x = a * cosine + l1
+                y = b * sine
                 d = x * x + y * y
                 if d < minDist {
                     minAngle = c0
@@ -300,14 +301,14 @@ enum IKSolver {
                 }
             }
             if dd <= (minDist + maxDist) * 0.5 {
-                a1 = ta - SpineMath.atan2(minY * bendDir, minX)
+                a1 = ta - ArcTangent.atan2(minY * bendDir, minX)
                 a2 = minAngle * bendDir
             } else {
-                a1 = ta - SpineMath.atan2(maxY * bendDir, maxX)
+                a1 = ta - ArcTangent.atan2(maxY * bendDir, maxX)
                 a2 = maxAngle * bendDir
             }
         }
-        let os = SpineMath.atan2(cy, cx) * s2
+        let os = ArcTangent.atan2(cy, cx) * s2
         a1 = (a1 - os) * radDeg + o1 - cols.arotation[pi_]
         if a1 > 180 {
             a1 -= 360

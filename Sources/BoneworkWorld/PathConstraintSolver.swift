@@ -320,9 +320,9 @@ enum PathConstraintSolver {
                 } else if spaces[i &+ 1] < epsilon {
                     rr = positions[p &+ 2]
                 } else {
-                    rr = SpineMath.atan2(dy, dx)
+                    rr = ArcTangent.atan2(dy, dx)
                 }
-                rr -= SpineMath.atan2(c, a)
+                rr -= ArcTangent.atan2(c, a)
                 if tip {
                     let (sine, cosine) = Trig.sinCos(rr)
                     let length = rig.boneLength[b]
@@ -610,7 +610,7 @@ enum PathConstraintSolver {
         let y1 = temp[i &+ 1]
         let dx = temp[i &+ 2] - x1
         let dy = temp[i &+ 3] - y1
-        let r = SpineMath.atan2(dy, dx)
+        let r = ArcTangent.atan2(dy, dx)
         let (sine, cosine) = Trig.sinCos(r)
         out[o] = x1 + p * cosine
         out[o &+ 1] = y1 + p * sine
@@ -625,7 +625,7 @@ enum PathConstraintSolver {
         let y1 = temp[i &+ 3]
         let dx = x1 - temp[i]
         let dy = y1 - temp[i &+ 1]
-        let r = SpineMath.atan2(dy, dx)
+        let r = ArcTangent.atan2(dy, dx)
         let (sine, cosine) = Trig.sinCos(r)
         out[o] = x1 + p * cosine
         out[o &+ 1] = y1 + p * sine
@@ -640,7 +640,7 @@ enum PathConstraintSolver {
         if p < epsilon || p.isNaN {
             out[o] = x1
             out[o &+ 1] = y1
-            out[o &+ 2] = SpineMath.atan2(cy1 - y1, cx1 - x1)
+            out[o &+ 2] = ArcTangent.atan2(cy1 - y1, cx1 - x1)
             return
         }
         let tt = p * p
@@ -658,9 +658,9 @@ enum PathConstraintSolver {
         out[o &+ 1] = y
         if tangents {
             if Double(p) < 0.001 {
-                out[o &+ 2] = SpineMath.atan2(cy1 - y1, cx1 - x1)
+                out[o &+ 2] = ArcTangent.atan2(cy1 - y1, cx1 - x1)
             } else {
-                out[o &+ 2] = SpineMath.atan2(
+                out[o &+ 2] = ArcTangent.atan2(
                     y - (y1 * uu + cy1 * ut * 2 + cy2 * tt), x - (x1 * uu + cx1 * ut * 2 + cx2 * tt))
             }
         }

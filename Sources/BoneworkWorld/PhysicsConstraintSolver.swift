@@ -203,7 +203,7 @@ enum PhysicsConstraintSolver {
                 }
 
                 if rotateOrShearX || scaleX {
-                    let ca = SpineMath.atan2(cols.c[bi], cols.a[bi])
+                    let ca = ArcTangent.atan2(cols.c[bi], cols.a[bi])
                     var c: Float
                     var sn: Float
                     var mr: Float = 0
@@ -222,7 +222,7 @@ enum PhysicsConstraintSolver {
                     if rotateOrShearX {
                         mr = (dataRotate + dataShearX) * mix
                         var rr =
-                            SpineMath.atan2(dy + s[PhysicsField.ty], dx + s[PhysicsField.tx]) - ca
+                            ArcTangent.atan2(dy + s[PhysicsField.ty], dx + s[PhysicsField.tx]) - ca
                             - s[PhysicsField.rotateOffset] * mr
                         s[PhysicsField.rotateOffset] +=
                             (rr - Foundation.ceil(rr * invPi2 - 0.5) * SpineMath.pi2) * inertia

@@ -65,6 +65,8 @@ enum PoseSystem {
             let op = ops[o]
             let index = Int(op.index)
             switch op.kind {
+            case .childBone:
+                BoneTransform.updateChild(cols, rig, r, bone: index, parent: Int(op.parent))
             case .bone:
                 BoneTransform.updateFromApplied(cols, rig, r, bone: index)
             case .ik:

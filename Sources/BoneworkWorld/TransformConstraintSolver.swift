@@ -80,7 +80,7 @@ enum TransformConstraintSolver {
                 let b = cols.b[i]
                 let c = cols.c[i]
                 let d = cols.d[i]
-                var rr = wrapRadians(SpineMath.atan2(tc, ta) - SpineMath.atan2(c, a) + offsetRotation)
+                var rr = wrapRadians(ArcTangent.atan2(tc, ta) - ArcTangent.atan2(c, a) + offsetRotation)
                 rr *= mix.rotate
                 let cosine = SpineMath.cos(rr)
                 let sine = SpineMath.sin(rr)
@@ -110,9 +110,9 @@ enum TransformConstraintSolver {
             if mix.shearY > 0 {
                 let b = cols.b[i]
                 let d = cols.d[i]
-                let by = SpineMath.atan2(d, b)
+                let by = ArcTangent.atan2(d, b)
                 var rr = wrapRadians(
-                    SpineMath.atan2(td, tb) - SpineMath.atan2(tc, ta) - (by - SpineMath.atan2(cols.c[i], cols.a[i])))
+                    ArcTangent.atan2(td, tb) - ArcTangent.atan2(tc, ta) - (by - ArcTangent.atan2(cols.c[i], cols.a[i])))
                 rr = by + (rr + offsetShearY) * mix.shearY
                 let s = (b * b + d * d).squareRoot()
                 cols.b[i] = SpineMath.cos(rr) * s
@@ -143,7 +143,7 @@ enum TransformConstraintSolver {
                 let b = cols.b[i]
                 let c = cols.c[i]
                 let d = cols.d[i]
-                var rr = wrapRadians(SpineMath.atan2(tc, ta) + offsetRotation)
+                var rr = wrapRadians(ArcTangent.atan2(tc, ta) + offsetRotation)
                 rr *= mix.rotate
                 let cosine = SpineMath.cos(rr)
                 let sine = SpineMath.sin(rr)
@@ -169,10 +169,10 @@ enum TransformConstraintSolver {
                 cols.d[i] *= s
             }
             if mix.shearY > 0 {
-                let rr = wrapRadians(SpineMath.atan2(td, tb) - SpineMath.atan2(tc, ta))
+                let rr = wrapRadians(ArcTangent.atan2(td, tb) - ArcTangent.atan2(tc, ta))
                 let b = cols.b[i]
                 let d = cols.d[i]
-                let r2 = SpineMath.atan2(d, b) + (rr - pi / 2 + offsetShearY) * mix.shearY
+                let r2 = ArcTangent.atan2(d, b) + (rr - pi / 2 + offsetShearY) * mix.shearY
                 let s = (b * b + d * d).squareRoot()
                 cols.b[i] = SpineMath.cos(r2) * s
                 cols.d[i] = SpineMath.sin(r2) * s

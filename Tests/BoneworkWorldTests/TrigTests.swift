@@ -90,4 +90,57 @@ struct TrigTests {
         }
         #expect(Trig.sinCos(.nan).sin.isNaN)
     }
+
+    @Test("ArcTangent.atan2 equals libm atan2 evaluated in double and rounded to float")
+    func atan2MatchesLibm() {
+        var state: UInt64 = 11
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var mismatches: [(Float, Float)] = []
+        var checked = 0
+        func check(_ y: Float, _ x: Float) {
+            checked += 1
+            let v = ArcTangent.atan2(y, x)
+            let e = SpineMath.atan2(y, x)
+            if v.bitPattern != e.bitPattern
+                || ArcTangent.atan2Deg(y, x).bitPattern != SpineMath.atan2Deg(y, x).bitPattern
+            {
+                mismatches.append((y, x))
+            }
+        }
+        // Points on circles around the origin (directions a skeleton produces) and quotients
+        // near the reduction boundaries.
+        for n in 0..<3_000_000 {
+            let u = next() * 2 - 1
+            let v = next() * 2 - 1
+            switch n % 3 {
+            case 0:
+                let angle = u * Double.pi
+                let radius = Foundation.exp(v * 12)
+                check(Float(Foundation.sin(angle) * radius), Float(Foundation.cos(angle) * radius))
+            case 1:
+                check(Float(u * 500), Float(v * 500))
+            default:
+                let boundaries: [Double] = [0.4375, 0.6875, 1.1875, 2.4375]
+                let t = boundaries[n % 4] * (1 + u * 1e-3)
+                let x = Float(v * 100 + (v < 0 ? -0.01 : 0.01))
+                check(Float(t * Double(x)) * (u < 0 ? -1 : 1), x)
+            }
+        }
+        let specials: [Float] = [
+            0, -0.0, 1, -1, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
+            .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e-30, -3e30, 0.5, 2.4375,
+        ]
+        for y in specials {
+            for x in specials {
+                let v = ArcTangent.atan2(y, x)
+                let e = SpineMath.atan2(y, x)
+                #expect(v.bitPattern == e.bitPattern || (v.isNaN && e.isNaN), "atan2(\(y), \(x)): \(v) != \(e)")
+            }
+        }
+        #expect(checked == 3_000_000)
+        #expect(mismatches.isEmpty, "\(mismatches.count) pairs differ, e.g. \(mismatches.prefix(5))")
+    }
 }

@@ -57,7 +57,8 @@ struct StateEventSink {
 /// animation states: its event sink, the event keys one entry's apply fires, and the property
 /// set used when recomputing mix modes. Allocated once; reused every frame.
 final class StateWorkspace {
-    var events: StateEventSink
+    /// Written only by the thread that owns this workspace: no dynamic exclusivity checks.
+    @exclusivity(unchecked) var events: StateEventSink
     let firedKeys: UnsafeMutablePointer<Int32>
     let firedTimes: UnsafeMutablePointer<Float>
     let firedCapacity: Int
