@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Bonework builds and tests with, only when something is missing.
+# Installs the Debian packages Bonework needs, only when something is missing.
+#   Tools/install-system-packages.sh          everything the tests need (GL drivers, Xvfb for window tests)
+#   Tools/install-system-packages.sh build    only what building and the headless main job need
 set -euo pipefail
-packages=(libpng-dev libglfw3-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth pkg-config)
+build=(libpng-dev libglfw3-dev libgl-dev libegl-dev pkg-config)
+tests=(libgl1-mesa-dri libegl-mesa0 xvfb xauth)
+case ${1:-all} in
+    build) packages=("${build[@]}") ;;
+    all) packages=("${build[@]}" "${tests[@]}") ;;
+    *) echo "usage: $0 [build|all]" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

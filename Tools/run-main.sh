@@ -4,7 +4,7 @@
 # scopes, then the per-system cost table. Extra arguments go to `bonework crowd`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-Tools/install-system-packages.sh
+Tools/install-system-packages.sh build
 swift build -c release --product bonework
 mkdir -p out
 exec .build/release/bonework crowd --headless --count 2000 --frames 300 --churn 20 \
