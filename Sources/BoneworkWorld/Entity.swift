@@ -21,6 +21,8 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
     case unknownAnimation(String)
     case animationOutOfRange(Int32)
     case trackOutOfRange(Int)
+    /// `FrameProfiler.addApplicationSystem` was asked for more than its fixed number of systems.
+    case tooManyApplicationSystems(String, limit: Int)
 
     public var description: String {
         switch self {
@@ -29,6 +31,8 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
         case .unknownAnimation(let name): return "no animation named '\(name)'"
         case .animationOutOfRange(let i): return "animation index \(i) out of range"
         case .trackOutOfRange(let t): return "track \(t) out of range"
+        case .tooManyApplicationSystems(let name, let limit):
+            return "cannot profile application system '\(name)': at most \(limit) are kept"
         }
     }
 }

@@ -208,9 +208,9 @@ struct ProfilerTests {
     func applicationSystems() throws {
         let world = try Self.world(count: 8, threads: 1, capacity: 8)
         let profiler = world.scheduler.profiler
-        let steering = profiler.addApplicationSystem("steering")
-        let draw = profiler.addApplicationSystem("draw")
-        #expect(profiler.addApplicationSystem("steering") == steering)
+        let steering = try profiler.addApplicationSystem("steering")
+        let draw = try profiler.addApplicationSystem("draw")
+        #expect(try profiler.addApplicationSystem("steering") == steering)
         #expect(profiler.applicationSystemNames == ["steering", "draw"])
         func spin(_ nanoseconds: UInt64) {
             let start = ProfilerClock.wall()
@@ -260,5 +260,16 @@ struct ProfilerTests {
         let chart = profiler.chart()
         #expect(chart.series.map(\.name).prefix(2) == ["steering", "draw"])
         #expect(chart.series.count == 2 + SystemID.count)
+    }
+
+    @Test("Application systems beyond the fixed number are refused with a typed error")
+    func tooManyApplicationSystems() throws {
+        let profiler = FrameProfiler(capacity: 4)
+        for k in 0..<FrameProfiler.maxApplicationSystems { _ = try profiler.addApplicationSystem("system \(k)") }
+        #expect(throws: WorldError.tooManyApplicationSystems("one more", limit: FrameProfiler.maxApplicationSystems)) {
+            try profiler.addApplicationSystem("one more")
+        }
+        // An existing name is still found.
+        #expect(try profiler.addApplicationSystem("system 0").index == 0)
     }
 }

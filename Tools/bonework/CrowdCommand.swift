@@ -106,7 +106,7 @@ enum CrowdCommand {
         // The profiler keeps the last `keptFrames` frames: the table
         // and the exports cover them, and long runs stay within fixed memory.
         let world = World(scheduler: Scheduler(capacity: min(o.frames, Self.keptFrames), threads: o.threads))
-        let sim = CrowdSimulation(world: world, seed: o.seed)
+        let sim = try CrowdSimulation(world: world, seed: o.seed)
         let atlas = try AtlasReader.read(file: DefaultCharacter.atlasPath)
         var atlases = [atlas]
         sim.addKind(try SkeletonLoader.load(file: DefaultCharacter.skeletonPath, atlas: atlas), name: "bonebot")

@@ -270,9 +270,11 @@ public final class FrameProfiler {
     /// Registers work the application does on its own thread around the engine's frame (AI,
     /// steering, rendering...): it then appears beside the engine's systems in the records,
     /// summaries and exporters. At most `maxApplicationSystems`; the same name twice is one system.
-    public func addApplicationSystem(_ name: String) -> ApplicationSystem {
+    public func addApplicationSystem(_ name: String) throws(WorldError) -> ApplicationSystem {
         if let k = applicationSystemNames.firstIndex(of: name) { return ApplicationSystem(index: k) }
-        precondition(applicationSystemNames.count < Self.maxApplicationSystems, "too many application systems")
+        guard applicationSystemNames.count < Self.maxApplicationSystems else {
+            throw .tooManyApplicationSystems(name, limit: Self.maxApplicationSystems)
+        }
         applicationSystemNames.append(name)
         return ApplicationSystem(index: applicationSystemNames.count - 1)
     }

@@ -96,12 +96,12 @@ final class CrowdSimulation {
     let steeringSystem: ApplicationSystem
     let triggerSystem: ApplicationSystem
 
-    init(world: World, seed: UInt64) {
+    init(world: World, seed: UInt64) throws {
         self.world = world
         let profiler = world.scheduler.profiler
-        churnSystem = profiler.addApplicationSystem("churn")
-        steeringSystem = profiler.addApplicationSystem("steering")
-        triggerSystem = profiler.addApplicationSystem("triggers")
+        churnSystem = try profiler.addApplicationSystem("churn")
+        steeringSystem = try profiler.addApplicationSystem("steering")
+        triggerSystem = try profiler.addApplicationSystem("triggers")
         triggers = TriggerSystem(world: world)
         speedBucket = triggers.addColumn("speed bucket")
         hit = triggers.addColumn("hit")
