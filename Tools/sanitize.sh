@@ -23,6 +23,10 @@ case $mode in
         filters=("BoneworkWorldTests\\.(ParallelTests|ParallelTraceTests|PhysicsDeterminismTests|ProfilerTests|WorldTests|TriggerTests)"
             "BoneworkFormatTests\\.SkeletonDataPoolTests")
         export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+        # The heap-allocation check forks a measuring child, which can deadlock on the thread
+        # sanitizer's own locks while other tests run; it is not a threading test and runs in the
+        # normal and AddressSanitizer suites.
+        skip=(--skip 'framesDoNotAllocate')
         ;;
     *) echo "unknown mode $mode (address, thread)" >&2; exit 2 ;;
 esac
@@ -40,7 +44,8 @@ for filter in "${filters[@]}"; do
         # errors are still checked; leak checking covers every other target.
         options="$options:detect_leaks=0"
     fi
-    if ! ASAN_OPTIONS=$options swift test --skip-build --sanitize="$mode" --scratch-path "$scratch" --filter "^$filter"; then
+    if ! ASAN_OPTIONS=$options swift test --skip-build --sanitize="$mode" --scratch-path "$scratch" --filter "^$filter" \
+        ${skip[@]+"${skip[@]}"}; then
         failed+=("$filter")
     fi
 done
