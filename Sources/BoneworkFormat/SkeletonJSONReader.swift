@@ -19,7 +19,7 @@ public enum SkeletonJSONReader {
     /// The filled builder, before validation and atlas resolution.
     static func readBuilder(bytes: [UInt8], file: String, scale: Float = 1) throws -> SkeletonDataBuilder {
         let document = try JSONParser.parse(bytes, file: file)
-        var reading = JSONSkeletonReading(document: document, file: file, scale: scale)
+        var reading = JSONSkeletonReading(document: document, file: file, scale: scale, fileSize: bytes.count)
         try reading.readSkeleton()
         return reading.builder
     }
@@ -462,10 +462,10 @@ extension JSONSkeletonReading {
                 .limitExceeded, sequenceNode, member: "digits", expected: "digits in 0...\(Self.maxSequenceDigits)",
                 found: "\(sequence.digits)")
         }
-        guard Int(sequence.count) <= Self.maxSequenceFrames - sequenceFrames else {
+        guard Int(sequence.count) <= sequenceFrameBudget - sequenceFrames else {
             throw error(
                 .limitExceeded, sequenceNode, member: "count",
-                expected: "at most \(Self.maxSequenceFrames) sequence frames in the file",
+                expected: "at most \(sequenceFrameBudget) sequence frames in a file of this size",
                 found: "\(sequence.count) after \(sequenceFrames) others")
         }
         sequenceFrames += Int(sequence.count)

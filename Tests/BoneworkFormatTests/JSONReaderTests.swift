@@ -678,12 +678,16 @@ private func skeleton(_ extra: String = "", version: String = "4.2.40") -> Strin
         let deform = loadError(big)
         #expect(deform?.kind == .limitExceeded)
         #expect(deform?.location == .jsonPath("$.animations.walk.attachments.default.a.box.deform"))
-        // Sequences may not declare more than about a million frames in all.
+        // Sequences may declare about one frame per byte of the file (plus 1,024): ten 90-frame
+        // sequences fit a file of this size, an 100,000-frame one does not.
+        let small = (0..<10).map { #""r\#($0)": {"sequence": {"count": 90}}"# }.joined(separator: ",")
+        #expect(
+            loadError(skeleton().replacingOccurrences(of: #""a": { "box""#, with: #""a": { \#(small), "box""#)) == nil)
         let regions = (0..<11).map { #""r\#($0)": {"sequence": {"count": 100000}}"# }.joined(separator: ",")
         let sequences = loadError(
             skeleton().replacingOccurrences(of: #""a": { "box""#, with: #""a": { \#(regions), "box""#))
         #expect(sequences?.kind == .limitExceeded)
-        #expect(sequences?.location == .jsonPath("$.skins[0].attachments.a.r10.sequence.count"))
+        #expect(sequences?.location == .jsonPath("$.skins[0].attachments.a.r0.sequence.count"))
     }
 
     /// Mutated exports (bytes changed, cut, duplicated; values swapped for other values) must

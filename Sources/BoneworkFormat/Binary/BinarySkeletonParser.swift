@@ -552,11 +552,12 @@ struct BinarySkeletonParser {
             values &+= a.vertices.count &+ a.bones.count &+ a.triangles.count &+ a.edges.count
             values &+= a.regionUVs.count &* max(1, imageFrames)
         }
-        guard frames <= BinaryLimits.maxResolvedFrames, values <= BinaryLimits.maxExpandedValues else {
+        let frameBudget = LoadBudget.resolvedFrames(fileSize: input.bytes.count, cap: BinaryLimits.maxResolvedFrames)
+        let valueBudget = LoadBudget.expandedValues(fileSize: input.bytes.count, cap: BinaryLimits.maxExpandedValues)
+        guard frames <= frameBudget, values <= valueBudget else {
             throw input.error(
                 .limitExceeded,
-                expected:
-                    "at most \(BinaryLimits.maxResolvedFrames) images and \(BinaryLimits.maxExpandedValues) vertex values",
+                expected: "at most \(frameBudget) images and \(valueBudget) vertex values for a file of this size",
                 found: "\(frames) images, \(values) values")
         }
     }
@@ -583,9 +584,10 @@ struct BinarySkeletonParser {
     /// Counts values created beyond what the file spells out; throws once the budget is spent.
     mutating func spendExpanded(_ count: Int, at: Int, _ what: String) throws {
         expandedValues &+= count
-        guard count >= 0, expandedValues <= BinaryLimits.maxExpandedValues else {
+        let budget = LoadBudget.expandedValues(fileSize: input.bytes.count, cap: BinaryLimits.maxExpandedValues)
+        guard count >= 0, expandedValues <= budget else {
             throw input.error(
-                .limitExceeded, at: at, expected: "at most \(BinaryLimits.maxExpandedValues) expanded values",
+                .limitExceeded, at: at, expected: "at most \(budget) expanded values for a file of this size",
                 found: "\(what) of \(count) values")
         }
     }

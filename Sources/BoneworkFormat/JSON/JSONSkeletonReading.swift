@@ -32,11 +32,17 @@ struct JSONSkeletonReading {
     /// Most digits a sequence frame number may be padded to.
     static let maxSequenceDigits: Int32 = 32
 
-    init(document: JSONDocument, file: String, scale: Float) {
+    /// `expandedValues` and `sequenceFrames` may not exceed these (see `LoadBudget`).
+    let expandedBudget: Int
+    let sequenceFrameBudget: Int
+
+    init(document: JSONDocument, file: String, scale: Float, fileSize: Int) {
         doc = document
         self.file = file
         self.scale = scale
         builder = SkeletonDataBuilder(file: file)
+        expandedBudget = LoadBudget.expandedValues(fileSize: fileSize, cap: Self.maxExpandedValues)
+        sequenceFrameBudget = LoadBudget.resolvedFrames(fileSize: fileSize, cap: Self.maxSequenceFrames)
     }
 
     // MARK: Errors
@@ -62,9 +68,9 @@ struct JSONSkeletonReading {
     /// Accounts for `count` expanded values (`keys` times `stride`) demanded by the timeline at `node`.
     mutating func reserveExpanded(keys: Int, stride: Int, at node: Int32, _ what: String) throws {
         let (count, overflow) = keys.multipliedReportingOverflow(by: stride)
-        guard !overflow, count <= Self.maxExpandedValues - expandedValues else {
+        guard !overflow, count <= expandedBudget - expandedValues else {
             throw error(
-                .limitExceeded, node, expected: "at most \(Self.maxExpandedValues) \(what) values in the file",
+                .limitExceeded, node, expected: "at most \(expandedBudget) \(what) values in a file of this size",
                 found: "\(keys) keys of \(stride) values after \(expandedValues) others")
         }
         expandedValues += count
