@@ -6,8 +6,8 @@
 # (Tools/Fuzz/corpus/TARGET). New inputs accumulate in .build/fuzz/work-TARGET across runs; at the
 # end the kept corpus is re-minimised (libFuzzer merge, files of at most 2 KB) and replayed by
 # Tests/BoneworkFormatTests/FuzzCorpusReplayTests.swift on every test run.
-# Any crash, sanitizer report, timeout or single allocation over 64 MB stops the run with a non-zero
-# status and leaves the input in .build/fuzz/artifacts-TARGET.
+# Any crash, sanitizer report, timeout or single allocation over 4 MB (inputs are at most 4 KB)
+# stops the run with a non-zero status and leaves the input in .build/fuzz/artifacts-TARGET.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?target: atlas, json, binary or all}
@@ -40,7 +40,7 @@ find ../shared/spine-examples -name "$pattern" -size -24k -exec cp {} "$seeds/" 
 echo "== fuzz $target for ${seconds}s $*"
 status=0
 "$binary" "$work" "$corpus" "$seeds" -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-4096}" -timeout=10 \
-    -rss_limit_mb=2048 -malloc_limit_mb=64 -artifact_prefix="$artifacts" -print_final_stats=1 \
+    -rss_limit_mb=2048 -malloc_limit_mb=4 -artifact_prefix="$artifacts" -print_final_stats=1 \
     ${dict:+-dict=$dict} "$@" || status=$?
 # Keep a minimal set of small inputs that still covers what the whole work corpus covers.
 minimal=$scratch/minimal-$target
