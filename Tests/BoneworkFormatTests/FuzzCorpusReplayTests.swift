@@ -56,4 +56,19 @@ struct FuzzCorpusReplayTests {
         }
         #expect(loaded + refused == files.count)
     }
+
+    /// Found by replaying the corpus with a 1 MB allocation limit: 713 bytes whose sequences would
+    /// have resolved into 1.5 MB of images. The budget in proportion to the file's size refuses it.
+    @Test("A small file cannot demand images far beyond its size")
+    func sequenceFramesAreBudgetedBySize() throws {
+        let url = Self.corpusRoot.appendingPathComponent("binary/12e1f934fcf44bfa9d2a92b571db54198a2194ff")
+        let bytes = try [UInt8](Data(contentsOf: url))
+        #expect(bytes.count == 713)
+        #expect(throws: LoadError.self) { try Reader.binary.read(bytes, file: "hostile.skel") }
+        do {
+            try Reader.binary.read(bytes, file: "hostile.skel")
+        } catch let error as LoadError {
+            #expect(error.kind == .limitExceeded, "\(error)")
+        }
+    }
 }
