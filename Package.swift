@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "DisableRendering", dependencies: ["Bonework"], path: "Tools/Examples/DisableRendering"),
         .executableTarget(
-            name: "make-default-character", dependencies: ["BoneworkImage"],
+            name: "make-default-character", dependencies: ["BoneworkImage", "BoneworkFormat"],
             path: "Tools/make-default-character"),
         .executableTarget(
             name: "BoneworkBenchmarks",

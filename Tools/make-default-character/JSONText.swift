@@ -1,3 +1,5 @@
+import BoneworkFormat
+
 /// A JSON document with ordered object keys, printed the way the Spine editor lays out its exports:
 /// top-level keys unindented, tabs below, flat objects of up to six scalar fields and arrays of
 /// scalars on one line, everything else one entry per line.
@@ -28,7 +30,7 @@ indirect enum JSONValue {
         case .number(let text):
             out += text
         case .string(let text):
-            out += JSONValue.quoted(text)
+            out += JSONText.quote(text)
         case .bool(let value):
             out += value ? "true" : "false"
         case .array(let items):
@@ -57,7 +59,7 @@ indirect enum JSONValue {
                 out += "{ "
                 for (i, field) in fields.enumerated() {
                     if i > 0 { out += ", " }
-                    out += JSONValue.quoted(field.0) + ": "
+                    out += JSONText.quote(field.0) + ": "
                     field.1.write(into: &out, indent: indent + 1)
                 }
                 out += " }"
@@ -65,27 +67,13 @@ indirect enum JSONValue {
                 out += "{\n"
                 for (i, field) in fields.enumerated() {
                     out += String(repeating: "\t", count: indent)
-                    out += JSONValue.quoted(field.0) + ": "
+                    out += JSONText.quote(field.0) + ": "
                     field.1.write(into: &out, indent: indent + 1)
                     out += i + 1 < fields.count ? ",\n" : "\n"
                 }
                 out += String(repeating: "\t", count: max(indent - 1, 0)) + "}"
             }
         }
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
 
