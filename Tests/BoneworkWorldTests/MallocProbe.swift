@@ -1,3 +1,4 @@
+import BoneworkWorld
 import Foundation
 import Testing
 
@@ -5,46 +6,13 @@ import Testing
     import Glibc
 #endif
 
-/// Detects heap allocations made by a piece of code, from glibc's malloc statistics (the tool
-/// of the "nothing per frame allocates" test).
+/// Detects heap allocations made by a piece of code (the tool of the "nothing per frame
+/// allocates" tests): the product's `HeapProbe` in a normal build, the sanitizer's allocation
+/// hooks in a sanitizer build.
 ///
 /// Tests run in parallel threads that share the heap, so `isolatedAllocationDelta` measures in
 /// a forked child process, where the measuring thread is the only one.
-///
-/// `mallinfo2().uordblks` counts bytes handed out, and it counts chunks parked in the calling
-/// thread's cache of recently freed chunks (tcache) as handed out too. So an allocation that is
-/// freed again before the measurement ends still shows, as long as it could not be served from
-/// that cache: `allocationDelta` first empties the thread's cache for every small size class
-/// (the sizes Swift objects, arrays and closures have) by taking its chunks, runs the body,
-/// then gives them back. A body that allocates, even transiently, leaves a positive delta.
 enum MallocProbe {
-    /// Bytes glibc's malloc has handed out and not taken back, over all arenas (mallinfo2's
-    /// `uordblks`), nil where it cannot be read.
-    ///
-    /// `mallinfo2` is not in the Glibc module map, so it is looked up by name. It returns a
-    /// struct of ten `size_t` in memory: on x86-64 the caller passes the result's address as a
-    /// hidden first argument, which is what the function type below spells out.
-    static func inUse() -> Int? {
-        guard let mallinfo2 = mallinfo2 else { return nil }
-        var fields: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        return withUnsafeMutableBytes(of: &fields) { raw in
-            let ints = raw.bindMemory(to: Int.self)
-            _ = mallinfo2(ints.baseAddress!)
-            return ints[7]  // arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, ...
-        }
-    }
-
-    private typealias MallinfoFunction = @convention(c) (UnsafeMutablePointer<Int>) -> UnsafeMutableRawPointer?
-
-    private static let mallinfo2: MallinfoFunction? = {
-        #if arch(x86_64)
-            guard let handle = dlopen(nil, RTLD_NOW), let p = dlsym(handle, "mallinfo2") else { return nil }
-            return unsafeBitCast(p, to: MallinfoFunction.self)
-        #else
-            return nil
-        #endif
-    }()
-
     private typealias MallocHook = @convention(c) (UnsafeRawPointer?, Int) -> Void
     private typealias FreeHook = @convention(c) (UnsafeRawPointer?) -> Void
     private typealias InstallHooks = @convention(c) (MallocHook?, FreeHook?) -> Int32
@@ -101,19 +69,9 @@ enum MallocProbe {
     /// The installer refuses a missing free hook.
     private static let ignoringFreeHook: FreeHook = { _ in }
 
-    /// Small request sizes, one per tcache size class (chunks of 32 ... 1040 bytes).
-    private static let classSizes = (0..<64).map { 24 + 16 * $0 }
-
-    /// The chunk glibc carves for a request of `size` bytes.
-    private static func chunkSize(_ size: Int) -> Int { max(32, (size + 8 + 15) & ~15) }
-
-    /// The change in bytes in use across `body`, run with the calling thread's chunk cache
-    /// emptied; nil where malloc statistics cannot be read.
-    ///
-    /// Emptying a size class: allocate (and hold) chunks of that size until one allocation adds
-    /// exactly one chunk to the bytes in use. A cached chunk would have added nothing, and
-    /// refilling the cache from a bin would have added more, so after that allocation the
-    /// class's cache is empty.
+    /// The change in heap bytes across `body` (`HeapProbe.allocatedBytes`: glibc's statistics with
+    /// the calling thread's chunk cache emptied first, so a transient allocation shows too); under a
+    /// sanitizer, the bytes of every allocation the body makes. nil where neither can be read.
     static func allocationDelta(_ body: () -> Void) -> Int? {
         if let install = installSanitizerHooks {
             // Under AddressSanitizer malloc is the sanitizer's, and glibc's statistics stay still:
@@ -124,25 +82,7 @@ enum MallocProbe {
             sanitizerCounting = false
             return sanitizerAllocatedBytes
         }
-        guard inUse() != nil else { return nil }
-        let capacity = classSizes.count * 512
-        let held = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: capacity)
-        defer { held.deallocate() }
-        var n = 0
-        for size in classSizes {
-            for _ in 0..<512 where n < capacity {
-                let before = inUse() ?? 0
-                held[n] = malloc(size)
-                n += 1
-                if (inUse() ?? 0) - before == chunkSize(size) { break }
-            }
-        }
-        let before = inUse()
-        body()
-        let after = inUse()
-        for i in 0..<n { free(held[i]) }
-        guard let before, let after else { return nil }
-        return after - before
+        return HeapProbe.allocatedBytes(during: body)
     }
 
     struct Failure: Error, CustomStringConvertible {
