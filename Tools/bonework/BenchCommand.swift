@@ -9,7 +9,7 @@ enum BenchCommand {
     static let usage = """
         bench [--skeleton PATH --atlas PATH] [--animations walk,run] [--skin NAME] --count N --frames F
                      [--threads T] [--dt SECONDS] [--seed S] [--warmup W] [--mode interleaved|split]
-                     [--block ROWS] [--min-chunk ROWS] [--min-chunk-us MICROSECONDS] [--json] [--csv FILE]
+                     [--block ROWS] [--layout-chunk K] [--min-chunk ROWS] [--min-chunk-us MICROSECONDS] [--json] [--csv FILE]
                      [--trace FILE] [--chart FILE]
         """
 
@@ -26,6 +26,8 @@ enum BenchCommand {
         var warmup = 10
         var mode = Scheduler.Mode.interleaved
         var block = Scheduler.defaultBlockRows
+        /// Instances per layout chunk (`ColumnLayout.chunkSize`).
+        var layoutChunk = ColumnLayout.instanceMajor.chunkSize
         var minimumChunk = Scheduler.defaultMinimumChunkRows
         var minimumChunkMicroseconds = Scheduler.defaultMinimumChunkMicroseconds
         var json = false
@@ -39,7 +41,8 @@ enum BenchCommand {
             args, flags: ["--json"],
             values: [
                 "--skeleton", "--atlas", "--animations", "--skin", "--count", "--frames", "--threads", "--dt", "--seed",
-                "--warmup", "--mode", "--block", "--min-chunk", "--min-chunk-us", "--csv", "--trace", "--chart",
+                "--warmup", "--mode", "--block", "--layout-chunk", "--min-chunk", "--min-chunk-us", "--csv", "--trace",
+                "--chart",
             ])
         guard p.positional.isEmpty else { throw UsageError("unexpected argument '\(p.positional[0])'\n\(usage)") }
         var o = Options()
@@ -80,6 +83,7 @@ enum BenchCommand {
         case let other?: throw UsageError("--mode is interleaved or split, not '\(other)'")
         }
         o.block = try integer("--block", minimum: 1) ?? o.block
+        o.layoutChunk = try integer("--layout-chunk", minimum: 1) ?? o.layoutChunk
         o.minimumChunk = try integer("--min-chunk", minimum: 1) ?? o.minimumChunk
         if let text = p.value("--min-chunk-us") {
             guard let v = Double(text), v >= 0, v.isFinite else {
@@ -119,7 +123,8 @@ enum BenchCommand {
         }
         let workload = CrowdWorkload(
             animations: animations, skin: skin, count: o.count, seed: o.seed, threads: o.threads, mode: o.mode,
-            blockRows: o.block, minimumChunkRows: o.minimumChunk, minimumChunkMicroseconds: o.minimumChunkMicroseconds)
+            blockRows: o.block, minimumChunkRows: o.minimumChunk, minimumChunkMicroseconds: o.minimumChunkMicroseconds,
+            layout: ColumnLayout(chunkSize: o.layoutChunk))
         let bench = try CrowdBenchmark(data: data, workload: workload, profiledFrames: max(1, o.frames))
         let result = bench.run(frames: o.frames, warmup: o.frames > 0 ? o.warmup : 0, delta: o.delta)
         let profiler = bench.world.scheduler.profiler
