@@ -9,10 +9,29 @@ enum PoseSystem {
         _ cols: BatchColumns, _ rig: RigTables, range: Range<Int>, physics: Physics = .update, scratch: PoseScratch
     ) {
         let path = rig.pathCount > 0 ? scratch.path : nil
-        for instance in range {
+        // In chunked layouts, groups of 4 neighbouring instances of one plan are posed in SIMD
+        // lanes (`PoseLanes`); the rest one by one.
+        let lanes = cols.layout.chunkSize % PoseLanes.width == 0
+        var instance = range.lowerBound
+        while instance < range.upperBound {
             let r = cols.rows(instance)
-            pose(scratch.columns(cols, r), rig, r, physics: physics, pathScratch: path)
+            let c = scratch.columns(cols, r)
+            if lanes && instance % PoseLanes.width == 0 && instance &+ PoseLanes.width <= range.upperBound
+                && samePlan(cols, first: instance)
+            {
+                PoseLanes.pose(c, rig, first: instance, physics: physics, pathScratch: path)
+                instance &+= PoseLanes.width
+            } else {
+                pose(c, rig, r, physics: physics, pathScratch: path)
+                instance &+= 1
+            }
         }
+    }
+
+    @inline(__always)
+    private static func samePlan(_ cols: BatchColumns, first: Int) -> Bool {
+        let p = cols.plan[first]
+        return cols.plan[first &+ 1] == p && cols.plan[first &+ 2] == p && cols.plan[first &+ 3] == p
     }
 
     /// Poses `range` with scratch of its own (outside frames: allocates).

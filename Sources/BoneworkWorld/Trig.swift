@@ -10,30 +10,30 @@ import BoneworkFormat
 /// angles. Angles too large for the reduction fall back to libm.
 enum Trig {
     // π/2 split so that k * part is exact for |k| < 2^20.
-    private static let pio2Hi: Double = 1.57079632673412561417e+00
-    private static let pio2Mid: Double = 6.07710050630396597660e-11
-    private static let pio2Lo: Double = 2.02226624879595063154e-21
-    private static let twoOverPi: Double = 6.36619772367581382433e-01
-    private static let roundingShift: Double = 6_755_399_441_055_744.0
+    static let pio2Hi: Double = 1.57079632673412561417e+00
+    static let pio2Mid: Double = 6.07710050630396597660e-11
+    static let pio2Lo: Double = 2.02226624879595063154e-21
+    static let twoOverPi: Double = 6.36619772367581382433e-01
+    static let roundingShift: Double = 6_755_399_441_055_744.0
 
     // sin(r) = r + r^3 * (s1 + r^2 * (s2 + ...)) on |r| <= π/4.
-    private static let s1: Double = -1.66666666666666324348e-01
-    private static let s2: Double = 8.33333333332248946124e-03
-    private static let s3: Double = -1.98412698298579493134e-04
-    private static let s4: Double = 2.75573137070700676789e-06
-    private static let s5: Double = -2.50507602534068634195e-08
-    private static let s6: Double = 1.58969099521155010221e-10
+    static let s1: Double = -1.66666666666666324348e-01
+    static let s2: Double = 8.33333333332248946124e-03
+    static let s3: Double = -1.98412698298579493134e-04
+    static let s4: Double = 2.75573137070700676789e-06
+    static let s5: Double = -2.50507602534068634195e-08
+    static let s6: Double = 1.58969099521155010221e-10
     // cos(r) = 1 - r^2 / 2 + r^4 * (c1 + r^2 * (c2 + ...)) on |r| <= π/4.
-    private static let c1: Double = 4.16666666666666019037e-02
-    private static let c2: Double = -1.38888888888741095749e-03
-    private static let c3: Double = 2.48015872894767294178e-05
-    private static let c4: Double = -2.75573143513906633035e-07
-    private static let c5: Double = 2.08757232129817482790e-09
-    private static let c6: Double = -1.13596475577881948265e-11
+    static let c1: Double = 4.16666666666666019037e-02
+    static let c2: Double = -1.38888888888741095749e-03
+    static let c3: Double = 2.48015872894767294178e-05
+    static let c4: Double = -2.75573143513906633035e-07
+    static let c5: Double = 2.08757232129817482790e-09
+    static let c6: Double = -1.13596475577881948265e-11
 
     // π/2 in double, and the rest of π/2 below it.
-    private static let halfPiHi: Double = 1.57079632679489655800e+00
-    private static let halfPiLo: Double = 6.12323399573676603587e-17
+    static let halfPiHi: Double = 1.57079632679489655800e+00
+    static let halfPiLo: Double = 6.12323399573676603587e-17
 
     @inline(__always)
     static func sinCos(_ x: Float) -> (sin: Float, cos: Float) {

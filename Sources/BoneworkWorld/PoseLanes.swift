@@ -1,0 +1,143 @@
+import BoneworkFormat
+
+/// The pose system over four instances at once: in a chunked column layout
+/// (`ColumnLayout.chunkSize` a multiple of 4), one bone of four neighbouring instances is four
+/// contiguous floats, so the steps every instance of a skin shares (the update program) can
+/// run in SIMD lanes, one instance per lane.
+///
+/// Only `.childBone` steps (a bone that inherits its parent's transform normally) run in lanes;
+/// the other steps (roots, other inherit modes, constraints) run lane by lane with the scalar
+/// code. Per lane, every float operation is the scalar one in the same order, so the results are
+/// bit-identical to posing the four instances one by one (`PoseLaneTests`).
+enum PoseLanes {
+    /// The instances posed together.
+    static let width = 4
+
+    /// Poses the instances at rows `first ..< first + 4` (same update plan, `first` a multiple
+    /// of 4); `cols`' applied pose points at scratch (`PoseScratch.columns`).
+    @inline(__always)
+    static func pose(
+        _ cols: BatchColumns, _ rig: RigTables, first: Int, physics: Physics,
+        pathScratch: UnsafeMutablePointer<Float>?
+    ) {
+        let r0 = cols.rows(first)
+        let r1 = cols.rows(first &+ 1)
+        let r2 = cols.rows(first &+ 2)
+        let r3 = cols.rows(first &+ 3)
+        copyApplied(cols, boneCount: rig.boneCount, r0)
+        let plan = Int(cols.plan[first])
+        let ops = rig.ops + Int(rig.planOpStart[plan])
+        let count = Int(rig.planOpCount[plan])
+        for o in 0..<count {
+            let op = ops[o]
+            let index = Int(op.index)
+            if op.kind == .childBone {
+                updateChild(cols, rig, r0, bone: index, parent: Int(op.parent))
+                continue
+            }
+            // Lane by lane: the step and its lanes are independent of the other lanes.
+            @inline(__always) func step(_ r: InstanceRows) {
+                switch op.kind {
+                case .childBone:
+                    BoneTransform.updateChild(cols, rig, r, bone: index, parent: Int(op.parent))
+                case .bone:
+                    BoneTransform.updateFromApplied(cols, rig, r, bone: index)
+                case .ik:
+                    IKSolver.solve(cols, rig, r, constraint: index)
+                case .transform:
+                    TransformConstraintSolver.solve(cols, rig, r, constraint: index)
+                case .path:
+                    PathConstraintSolver.solve(cols, rig, r, constraint: index, scratch: pathScratch)
+                case .physics:
+                    PhysicsConstraintSolver.update(cols, rig, r, constraint: index, physics: physics)
+                }
+            }
+            step(r0)
+            step(r1)
+            step(r2)
+            step(r3)
+        }
+    }
+
+    /// The four lanes' local poses become their applied poses.
+    @inline(__always)
+    private static func copyApplied(_ c: BatchColumns, boneCount: Int, _ r: InstanceRows) {
+        @inline(__always) func copy(_ from: UnsafeMutablePointer<Float>, _ to: UnsafeMutablePointer<Float>) {
+            if r.stride == width {
+                // The chunk's bones are one contiguous block.
+                (to + r.bone).update(from: from + r.bone, count: boneCount &* width)
+            } else {
+                for k in 0..<boneCount {
+                    let i = r.bone(k)
+                    store(load(from + i), to + i)
+                }
+            }
+        }
+        copy(c.x, c.ax)
+        copy(c.y, c.ay)
+        copy(c.rotation, c.arotation)
+        copy(c.scaleX, c.ascaleX)
+        copy(c.scaleY, c.ascaleY)
+        copy(c.shearX, c.ashearX)
+        copy(c.shearY, c.ashearY)
+    }
+
+    /// `BoneTransform.updateChild` for the four lanes starting at `r`.
+    @inline(__always)
+    static func updateChild(_ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int) {
+        let i = r.bone(k)
+        let x = load(c.ax + i)
+        let y = load(c.ay + i)
+        let rotation = load(c.arotation + i)
+        let scaleX = load(c.ascaleX + i)
+        let scaleY = load(c.ascaleY + i)
+        let shearX = load(c.ashearX + i)
+        let shearY = load(c.ashearY + i)
+        let t = rig.boneLocalSetup + k &* BoneTransform.LocalSetup.stride
+        @inline(__always) func same(_ v: SIMD4<Float>, _ setup: Float) -> SIMDMask<SIMD4<Int32>> {
+            unsafeBitCast(v, to: SIMD4<UInt32>.self) .== SIMD4<UInt32>(repeating: setup.bitPattern)
+        }
+        let unchanged =
+            same(rotation, t[0]) .& same(scaleX, t[1]) .& same(scaleY, t[2]) .& same(shearX, t[3])
+            .& same(shearY, t[4])
+        let l: (a: SIMD4<Float>, b: SIMD4<Float>, c: SIMD4<Float>, d: SIMD4<Float>)
+        if all(unchanged) {
+            // The table holds what `local` computes for the setup values, bit for bit.
+            l = (SIMD4(repeating: t[5]), SIMD4(repeating: t[6]), SIMD4(repeating: t[7]), SIMD4(repeating: t[8]))
+        } else {
+            l = local(rotation: rotation, scaleX: scaleX, scaleY: scaleY, shearX: shearX, shearY: shearY)
+        }
+        let p = r.bone(parent)
+        let pa = load(c.a + p)
+        let pb = load(c.b + p)
+        let pc = load(c.c + p)
+        let pd = load(c.d + p)
+        store(pa * x + pb * y + load(c.worldX + p), c.worldX + i)
+        store(pc * x + pd * y + load(c.worldY + p), c.worldY + i)
+        store(pa * l.a + pb * l.c, c.a + i)
+        store(pa * l.b + pb * l.d, c.b + i)
+        store(pc * l.a + pd * l.c, c.c + i)
+        store(pc * l.b + pd * l.d, c.d + i)
+    }
+
+    /// `BoneTransform.local` per lane.
+    @inline(never)
+    static func local(
+        rotation: SIMD4<Float>, scaleX: SIMD4<Float>, scaleY: SIMD4<Float>, shearX: SIMD4<Float>,
+        shearY: SIMD4<Float>
+    ) -> (a: SIMD4<Float>, b: SIMD4<Float>, c: SIMD4<Float>, d: SIMD4<Float>) {
+        let degRad = SpineMath.degRad
+        let t = LaneTrig.sinCosPair((rotation + shearX) * degRad, (rotation + 90 + shearY) * degRad)
+        return (t.cosX * scaleX, t.cosY * scaleY, t.sinX * scaleX, t.sinY * scaleY)
+    }
+
+    @inline(__always)
+    static func load(_ p: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+    }
+
+    @inline(__always)
+    static func store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
+    }
+}

@@ -1,0 +1,131 @@
+import BoneworkFormat
+import Foundation
+import Testing
+
+@testable import BoneworkWorld
+
+/// The pose system's SIMD lanes (`PoseLanes`, chunked layouts) give every instance exactly the
+/// pose the one-instance-at-a-time path gives.
+@Suite("Pose lanes")
+struct PoseLaneTests {
+    @Test("LaneTrig.sinCosPair is Trig.sinCosPair in every lane, bit for bit (fallback lanes included)")
+    func laneTrigMatchesScalar() {
+        var state: UInt64 = 99
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let shears: [Float] = [0, -0.0, 1.5, -12.25, 45, 90, -3.1e-3]
+        var mismatches = 0
+        var firstMismatch = ""
+        var fallbacks = 0
+        for n in 0..<400_000 {
+            var x = SIMD4<Float>()
+            var y = SIMD4<Float>()
+            for lane in 0..<4 {
+                let rotation = Float((next() * 2 - 1) * 3600)
+                let shearX = shears[(n + lane) % shears.count]
+                let shearY = (n / 3) % 2 == 0 ? shearX : shears[(n / 7 + lane) % shears.count]
+                x[lane] = (rotation + shearX) * SpineMath.degRad
+                y[lane] = (rotation + 90 + shearY) * SpineMath.degRad
+            }
+            // Some groups with a lane the fast path does not take.
+            if n % 1000 == 1 {
+                x[n % 4] = 3.0e6
+                fallbacks += 1
+            }
+            if n % 1000 == 2 { x[(n / 1000) % 4] = .nan }
+            let t = LaneTrig.sinCosPair(x, y)
+            for lane in 0..<4 {
+                let s = Trig.sinCosPair(x[lane], y[lane])
+                let same =
+                    t.sinX[lane].bitPattern == s.sinX.bitPattern && t.cosX[lane].bitPattern == s.cosX.bitPattern
+                    && t.sinY[lane].bitPattern == s.sinY.bitPattern && t.cosY[lane].bitPattern == s.cosY.bitPattern
+                if !same {
+                    if mismatches == 0 { firstMismatch = "x \(x[lane]) y \(y[lane]): \(t) vs \(s)" }
+                    mismatches += 1
+                }
+            }
+        }
+        #expect(fallbacks > 0)
+        #expect(mismatches == 0, "\(mismatches) lanes differ, first: \(firstMismatch)")
+    }
+
+    /// Every reference pose trace replayed by 6 instances in a layout of 4-instance chunks (one
+    /// group of 4 in lanes, 2 one by one), and by 8 in a layout of 8 (two groups): each instance
+    /// matches the reference and, bit for bit, the one-instance replay.
+    @Test("Each trace in lanes matches the reference and the one-by-one replay", arguments: PoseGoldens.compared)
+    func tracesInLanes(_ file: PoseGoldens.File) throws {
+        let url = PoseGoldens.poses.appendingPathComponent(file.path)
+        let reference = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any], "\(file.path)")
+        let skeleton = try #require(reference["skeleton"] as? String)
+        let animation = try #require(reference["animation"] as? String)
+        let steps = try #require(reference["steps"] as? Int)
+        let dt = try #require(reference["dt"] as? Double)
+        let frames = try #require(reference["frames"] as? [[String: Any]])
+        let atlas = try (reference["atlas"] as? String).map {
+            try AtlasReader.read(file: PoseGoldens.assets.appendingPathComponent($0).path)
+        }
+        let data = try SkeletonLoader.load(file: PoseGoldens.assets.appendingPathComponent(skeleton).path, atlas: atlas)
+        let skin = reference["skin"] as? String
+        let loop = reference["loop"] as? Bool ?? true
+        let wanted = Set(frames.compactMap { $0["step"] as? Int })
+        let single = try PoseTrace(
+            data: data, skin: skin, animation: animation, loop: loop, delta: Float(dt), steps: steps
+        )
+        .run(recording: wanted)
+        let singleByStep = Dictionary(single.map { ($0.step, $0.pose) }, uniquingKeysWith: { a, _ in a })
+        let framesByStep = Dictionary(
+            frames.compactMap { f in (f["step"] as? Int).map { ($0, f) } }, uniquingKeysWith: { a, _ in a })
+
+        for (chunk, count) in [(4, 6), (8, 8)] {
+            let world = World(layout: ColumnLayout(chunkSize: chunk), trackCount: 1, scheduler: Scheduler(capacity: 2))
+            let entities = try (0..<count).map { _ in try world.spawn(data, skin: skin) }
+            func check(_ step: Int) throws {
+                guard wanted.contains(step) else { return }
+                let expected = try #require(singleByStep[step])
+                let frame = try #require(framesByStep[step])
+                for (n, e) in entities.enumerated() {
+                    let pose = try world.pose(e)
+                    if let difference = PoseComparison.firstDifference(expected: frame, actual: pose, data: data) {
+                        Issue.record("\(file.path) chunk \(chunk) step \(step), instance \(n): \(difference)")
+                    }
+                    let same = ParallelTraceTests.bits(pose) == ParallelTraceTests.bits(expected)
+                    #expect(same, "\(file.path) chunk \(chunk) step \(step), instance \(n): bits differ")
+                }
+            }
+            try check(0)
+            for e in entities { try world.setAnimation(e, track: 0, animation, loop: loop) }
+            if steps > 0 {
+                for step in 1...steps {
+                    world.update(Float(dt))
+                    try check(step)
+                }
+            }
+        }
+    }
+
+    @Test("Instances of different skins (update plans) in one lane group are posed one by one, correctly")
+    func mixedPlans() throws {
+        let data = try Examples.load("mix-and-match/mix-and-match-pro.skel", atlas: "mix-and-match/mix-and-match.atlas")
+        let skins = data.skins.map(\.name).filter { $0 != "default" }.prefix(3)
+        #expect(skins.count == 3)
+        func run(_ layout: ColumnLayout) throws -> [[UInt32]] {
+            let world = World(layout: layout, trackCount: 1)
+            var entities: [Entity] = []
+            for n in 0..<10 {
+                // Rows 0-3 share a skin (lanes); row 6 differs from rows 4, 5, 7 (one by one).
+                let skin = n == 6 ? skins[2] : skins[(n / 4) % 2]
+                let e = try world.spawn(data, skin: skin)
+                try world.setAnimation(e, track: 0, n % 2 == 0 ? "walk" : "dance", loop: true)
+                entities.append(e)
+            }
+            for _ in 0..<20 { world.update(1 / 60) }
+            return try entities.map { ParallelTraceTests.bits(try world.pose($0)) }
+        }
+        let oneByOne = try run(.instanceMajor)
+        let lanes = try run(ColumnLayout(chunkSize: 4))
+        for n in oneByOne.indices { #expect(oneByOne[n] == lanes[n], "instance \(n) differs") }
+    }
+}
