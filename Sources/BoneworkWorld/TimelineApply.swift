@@ -56,7 +56,9 @@ enum TimelineApply {
         time: Float, alpha: Float, blend: MixBlend, direction: MixDirection, fired: inout FiredKeys?
     ) {
         switch t.kind {
-        case .rotate, .translate, .translateX, .translateY, .scale, .scaleX, .scaleY, .shear, .shearX, .shearY,
+        case .rotate:
+            applyRotate(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend)
+        case .translate, .translateX, .translateY, .scale, .scaleX, .scaleY, .shear, .shearX, .shearY,
             .inherit:
             applyBone(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend, direction: direction)
         case .rgba, .rgb, .alpha, .rgba2, .rgb2:

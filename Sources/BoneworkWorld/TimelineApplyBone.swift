@@ -58,6 +58,21 @@ extension TimelineApply {
         }
     }
 
+    /// A rotate timeline: the most common one, kept in a small function of its own (few live
+    /// values, so no spills around the key search).
+    @inline(never)
+    static func applyRotate(
+        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, time: Float,
+        alpha: Float, blend: MixBlend
+    ) {
+        let bone = Int(t.target)
+        guard ctx.boneActive[bone] != 0 else { return }
+        let i = ctx.r.bone(bone)
+        let keys = TimelineKeys(t, rig)
+        let setup = rig.boneSetup[bone &* 7 &+ 2]
+        cols.rotation[i] = keys.relativeValue(time, alpha, blend, current: cols.rotation[i], setup: setup)
+    }
+
     /// Both values of a two-value key (translate, shear) at `time`, with the key's curve.
     @inline(__always)
     private static func pair(_ keys: TimelineKeys, _ time: Float) -> (Float, Float) {
