@@ -7,7 +7,9 @@ import BoneworkFormat
 /// Regions give 8 floats in the order BR, BL, UL, UR; meshes `worldVerticesLength` floats.
 enum VertexSystem {
     /// Computes the draws `draws` of `out`'s list, writing their vertices from the start of
-    /// `out.vertices` and their offsets and counts into the list.
+    /// `out.vertices` and their offsets and counts into the list. Chunked layouts whose chunk
+    /// size is a multiple of 4 take the four-instance lane path (`updateLanes`), which gives the
+    /// same list and the same vertex bits.
     static func update(_ cols: BatchColumns, _ rig: RigTables, draws: Range<Int>, into out: VertexScratch) {
         if lanesApply(cols) {
             updateLanes(cols, rig, draws: draws, into: out)
