@@ -151,14 +151,19 @@ extension VertexSystem {
                 && list[k3].frame == d0.frame && list[k1].count == count && list[k2].count == count
                 && list[k3].count == count
             var kind = AttachmentKind.point
+            // Meshes: deform on no lane, or on all 4 (`deformed`); mixed goes lane by lane.
+            var deformed = false
             if same {
                 kind = rig.attachmentKind(attachment)
                 if kind == .mesh {
                     let s = Int(d0.slot)
-                    same =
-                        cols.deformLength(rig, rows.0, slot: s) == 0 && cols.deformLength(rig, rows.1, slot: s) == 0
-                        && cols.deformLength(rig, rows.2, slot: s) == 0
-                        && cols.deformLength(rig, rows.3, slot: s) == 0
+                    let with =
+                        (cols.deformLength(rig, rows.0, slot: s) != 0 ? 1 : 0)
+                        &+ (cols.deformLength(rig, rows.1, slot: s) != 0 ? 1 : 0)
+                        &+ (cols.deformLength(rig, rows.2, slot: s) != 0 ? 1 : 0)
+                        &+ (cols.deformLength(rig, rows.3, slot: s) != 0 ? 1 : 0)
+                    same = with == 0 || with == 4
+                    deformed = with == 4
                 } else {
                     same = kind == .region
                 }
@@ -167,22 +172,33 @@ extension VertexSystem {
                 let out = LaneOut(
                     vertices + Int(d0.offset), vertices + Int(list[k1].offset), vertices + Int(list[k2].offset),
                     vertices + Int(list[k3].offset))
+                let s = Int(d0.slot)
                 if kind == .region {
                     regionLanes(
-                        lanes, bone: Int(rig.slotBone[Int(d0.slot)]), corners: rig.frameOffsets + Int(d0.frame) &* 8,
-                        out)
-                } else if rig.attBoneCount[attachment] > 0 {
+                        lanes, bone: Int(rig.slotBone[s]), corners: rig.frameOffsets + Int(d0.frame) &* 8, out)
+                    continue
+                }
+                let offset = Int(rig.slotDeformOffset[s])
+                let deform = LaneOut(
+                    cols.deform + (rows.0.deform &+ offset), cols.deform + (rows.1.deform &+ offset),
+                    cols.deform + (rows.2.deform &+ offset), cols.deform + (rows.3.deform &+ offset))
+                if rig.attBoneCount[attachment] > 0 {
                     if !tableFilled {
                         gatherLanes(lanes, rig, into: table)
                         tableFilled = true
                     }
-                    skinLanes(rig, attachment: attachment, UnsafeRawPointer(table), out)
+                    if deformed {
+                        skinLanesDeformed(rig, attachment: attachment, UnsafeRawPointer(table), deform, out)
+                    } else {
+                        skinLanes(rig, attachment: attachment, UnsafeRawPointer(table), out)
+                    }
+                } else if deformed {
+                    meshLanesDeformed(rig, attachment: attachment, lanes, bone: Int(rig.slotBone[s]), deform, out)
                 } else {
-                    meshLanes(rig, attachment: attachment, lanes, bone: Int(rig.slotBone[Int(d0.slot)]), out)
+                    meshLanes(rig, attachment: attachment, lanes, bone: Int(rig.slotBone[s]), out)
                 }
                 continue
             }
-            // Lane by lane, as the scalar path.
             // Lane by lane: weighted meshes from the lanes' bone records, others as the scalar path.
             laneDraw(cols, rig, list, k0, rows.0, vertices, table, lane: 0, &tableFilled, lanes)
             laneDraw(cols, rig, list, k1, rows.1, vertices, table, lane: 1, &tableFilled, lanes)
@@ -298,6 +314,61 @@ extension VertexSystem {
         }
     }
 
+    /// World vertices of an unweighted mesh with deform on all 4 lanes: each lane's positions
+    /// come from its deform buffer (`deform`), read as (x, y) pairs and transposed.
+    @inline(__always)
+    static func meshLanesDeformed(
+        _ rig: RigTables, attachment: Int, _ t: LaneBones, bone: Int, _ deform: LaneOut, _ out: LaneOut
+    ) {
+        let length = Int(rig.attWorldLength[attachment])
+        let m = t.bone(bone)
+        var v = 0
+        while v < length {
+            let (vx, vy) = deform.load(at: v)
+            out.store(vx * m.a + vy * m.b + m.x, vx * m.c + vy * m.d + m.y, at: v)
+            v &+= 2
+        }
+    }
+
+    /// `skinLanes` with deform on all 4 lanes: per influence each lane's vertex is its
+    /// (x + deform x, y + deform y), the lanes' deform offsets read as (x, y) pairs and transposed.
+    @inline(__always)
+    static func skinLanesDeformed(
+        _ rig: RigTables, attachment: Int, _ g: UnsafeRawPointer, _ deform: LaneOut, _ out: LaneOut
+    ) {
+        let length = Int(rig.attWorldLength[attachment])
+        var bones = rig.laneBonePool + Int(rig.attBoneStart[attachment])
+        var s = rig.laneSkinPool + ((Int(rig.attSkinStart[attachment]) &* 3) &>> 1)
+        var o = 0  // cursor in deform offsets (2 per influence)
+        var w = 0  // output cursor
+        while w < length {
+            var x = SIMD4<Float>(repeating: 0)
+            var y = SIMD4<Float>(repeating: 0)
+            let end = bones + 1 + Int(bones.pointee)
+            bones += 1
+            while bones < end {
+                let t = g + Int(bones.pointee)
+                let (dx, dy) = deform.load(at: o)
+                let vx = s[0] + dx
+                let vy = s[1] + dy
+                let weight = s[2]
+                let a = t.load(as: SIMD4<Float>.self)
+                let b = t.load(fromByteOffset: 16, as: SIMD4<Float>.self)
+                let c = t.load(fromByteOffset: 32, as: SIMD4<Float>.self)
+                let d = t.load(fromByteOffset: 48, as: SIMD4<Float>.self)
+                let wx = t.load(fromByteOffset: 64, as: SIMD4<Float>.self)
+                let wy = t.load(fromByteOffset: 80, as: SIMD4<Float>.self)
+                x += (vx * a + vy * b + wx) * weight
+                y += (vx * c + vy * d + wy) * weight
+                bones += 1
+                s += 3
+                o &+= 2
+            }
+            out.store(x, y, at: w)
+            w &+= 2
+        }
+    }
+
     /// Copies the 4 lanes' world transforms of the bones weighted meshes use
     /// (`RigTables.laneBones`) into `g`: per bone a, b, c, d, worldX, worldY, one vector each.
     @inline(__always)
@@ -398,7 +469,8 @@ struct LaneBones {
     }
 }
 
-/// Where each of 4 lanes' vertices of one draw go.
+/// Where each of 4 lanes' vertices of one draw go (or, for deform, where each lane's floats
+/// are read from).
 struct LaneOut {
     let p0: UnsafeMutablePointer<Float>
     let p1: UnsafeMutablePointer<Float>
@@ -427,5 +499,20 @@ struct LaneOut {
         UnsafeMutableRawPointer(p1 + w).storeBytes(of: low[1], as: Double.self)
         UnsafeMutableRawPointer(p2 + w).storeBytes(of: high[0], as: Double.self)
         UnsafeMutableRawPointer(p3 + w).storeBytes(of: high[1], as: Double.self)
+    }
+
+    /// Reads lane i's floats w, w + 1 as (x[i], y[i]): one 8-byte load per lane, then the
+    /// transpose of `store`.
+    @inline(__always)
+    func load(at w: Int) -> (SIMD4<Float>, SIMD4<Float>) {
+        let low = unsafeBitCast(
+            SIMD2(
+                UnsafeRawPointer(p0 + w).loadUnaligned(as: Double.self),
+                UnsafeRawPointer(p1 + w).loadUnaligned(as: Double.self)), to: SIMD4<Float>.self)
+        let high = unsafeBitCast(
+            SIMD2(
+                UnsafeRawPointer(p2 + w).loadUnaligned(as: Double.self),
+                UnsafeRawPointer(p3 + w).loadUnaligned(as: Double.self)), to: SIMD4<Float>.self)
+        return (SIMD4(low[0], low[2], high[0], high[2]), SIMD4(low[1], low[3], high[1], high[3]))
     }
 }

@@ -42,7 +42,7 @@ struct VertexLaneTests {
         // Deform on unweighted meshes.
         Workload(
             skeleton: "hero/hero-pro.skel", atlas: "hero/hero.atlas", skins: ["weapon/sword"],
-            animations: ["run", "walk", "idle", "attack"], count: 13),
+            animations: ["run", "run", "run", "run", "walk", "idle", "attack"], count: 13),
         Workload(
             skeleton: "owl/owl-pro.skel", atlas: "owl/owl.atlas", skins: [nil],
             animations: ["left", "left", "left", "left", "up", "down"], count: 10),
