@@ -178,21 +178,19 @@ extension VertexSystem {
                         lanes, bone: Int(rig.slotBone[s]), corners: rig.frameOffsets + Int(d0.frame) &* 8, out)
                     continue
                 }
-                let offset = Int(rig.slotDeformOffset[s])
-                let deform = LaneOut(
-                    cols.deform + (rows.0.deform &+ offset), cols.deform + (rows.1.deform &+ offset),
-                    cols.deform + (rows.2.deform &+ offset), cols.deform + (rows.3.deform &+ offset))
                 if rig.attBoneCount[attachment] > 0 {
                     if !tableFilled {
                         gatherLanes(lanes, rig, into: table)
                         tableFilled = true
                     }
                     if deformed {
+                        let deform = laneDeform(cols, rig, rows, slot: s)
                         skinLanesDeformed(rig, attachment: attachment, UnsafeRawPointer(table), deform, out)
                     } else {
                         skinLanes(rig, attachment: attachment, UnsafeRawPointer(table), out)
                     }
                 } else if deformed {
+                    let deform = laneDeform(cols, rig, rows, slot: s)
                     meshLanesDeformed(rig, attachment: attachment, lanes, bone: Int(rig.slotBone[s]), deform, out)
                 } else {
                     meshLanes(rig, attachment: attachment, lanes, bone: Int(rig.slotBone[s]), out)
@@ -312,6 +310,18 @@ extension VertexSystem {
             out.store(vx * m.a + vy * m.b + m.x, vx * m.c + vy * m.d + m.y, at: v)
             v &+= 2
         }
+    }
+
+    /// The 4 lanes' deform buffers of slot `s`.
+    @inline(__always)
+    static func laneDeform(
+        _ cols: BatchColumns, _ rig: RigTables, _ rows: (InstanceRows, InstanceRows, InstanceRows, InstanceRows),
+        slot s: Int
+    ) -> LaneOut {
+        let offset = Int(rig.slotDeformOffset[s])
+        return LaneOut(
+            cols.deform + (rows.0.deform &+ offset), cols.deform + (rows.1.deform &+ offset),
+            cols.deform + (rows.2.deform &+ offset), cols.deform + (rows.3.deform &+ offset))
     }
 
     /// World vertices of an unweighted mesh with deform on all 4 lanes: each lane's positions
