@@ -152,6 +152,15 @@ struct RigTables {
     /// attachment in `attSkinStart` (in vectors).
     var skinPool: UnsafePointer<SIMD4<Float>>
     var attSkinStart: UnsafePointer<Int32>
+    /// Four-instance skinning (`VertexSystem.skinLanes`): the bones weighted meshes use, in
+    /// bone order (`laneBoneCount` of them); `bonePool` with each bone replaced by the byte offset
+    /// of its record among them (96 bytes: a, b, c, d, worldX, worldY as 4 lanes each); and per
+    /// influence x, y and weight each in every lane, 3 vectors per influence (start per
+    /// attachment: `attSkinStart * 3 / 2`).
+    var laneBones: UnsafePointer<Int32>
+    var laneBoneCount: Int
+    var laneBonePool: UnsafePointer<Int32>
+    var laneSkinPool: UnsafePointer<SIMD4<Float>>
     /// Region frames: 8 local corner offsets each (BL, UL, UR, BR; x then y).
     var frameOffsets: UnsafePointer<Float>
 
@@ -323,6 +332,8 @@ public final class CompiledSkeleton: @unchecked Sendable {
         var bonePool: [Int32] = []
         var skinPool: [SIMD4<Float>] = []
         var attSkinStart: [Int32] = []
+        var laneBoneUsed = [Bool](repeating: false, count: boneCount)
+        var laneSkinPool: [SIMD4<Float>] = []
         for a in data.attachments {
             attSkinStart.append(Int32(skinPool.count))
             if !a.bones.isEmpty {
@@ -332,7 +343,19 @@ public final class CompiledSkeleton: @unchecked Sendable {
                     let y = a.vertices[f + 1]
                     skinPool.append(SIMD4(x, x, y, y))
                     skinPool.append(SIMD4(repeating: a.vertices[f + 2]))
+                    laneSkinPool.append(SIMD4(repeating: x))
+                    laneSkinPool.append(SIMD4(repeating: y))
+                    laneSkinPool.append(SIMD4(repeating: a.vertices[f + 2]))
                     f += 3
+                }
+                var i = 0
+                while i < a.bones.count {
+                    let n = max(0, Int(a.bones[i]))
+                    for k in 0..<n where i + 1 + k < a.bones.count {
+                        let bone = Int(a.bones[i + 1 + k])
+                        if bone >= 0 && bone < boneCount { laneBoneUsed[bone] = true }
+                    }
+                    i += 1 + n
                 }
             }
             attKind.append(a.kind.rawValue)
@@ -348,6 +371,25 @@ public final class CompiledSkeleton: @unchecked Sendable {
             attFrameCount.append(a.frameCount)
             attSequenceSetup.append(a.sequence?.setupIndex ?? 0)
             attSequenceCount.append(max(0, a.sequence?.count ?? 0))
+        }
+        var laneBones: [Int32] = []
+        var laneRecord = [Int32](repeating: 0, count: boneCount)
+        for bone in 0..<boneCount where laneBoneUsed[bone] {
+            laneRecord[bone] = Int32(laneBones.count * 96)
+            laneBones.append(Int32(bone))
+        }
+        var laneBonePool = bonePool
+        for a in 0..<data.attachments.count where attBoneCount[a] > 0 {
+            var i = Int(attBoneStart[a])
+            let end = i + Int(attBoneCount[a])
+            while i < end {
+                let n = max(0, Int(laneBonePool[i]))
+                for k in (i + 1)..<min(end, i + 1 + n) {
+                    let bone = Int(laneBonePool[k])
+                    laneBonePool[k] = bone >= 0 && bone < boneCount ? laneRecord[bone] : 0
+                }
+                i += 1 + n
+            }
         }
         var frameOffsets: [Float] = []
         frameOffsets.reserveCapacity(data.attachmentFrames.count * 8)
@@ -540,7 +582,9 @@ public final class CompiledSkeleton: @unchecked Sendable {
             attFrameCount: b.freeze(attFrameCount), attSequenceSetup: b.freeze(attSequenceSetup),
             attSequenceCount: b.freeze(attSequenceCount),
             vertexPool: b.freeze(vertexPool), bonePool: b.freeze(bonePool),
-            skinPool: b.freeze(skinPool), attSkinStart: b.freeze(attSkinStart), frameOffsets: b.freeze(frameOffsets),
+            skinPool: b.freeze(skinPool), attSkinStart: b.freeze(attSkinStart),
+            laneBones: b.freeze(laneBones), laneBoneCount: laneBones.count, laneBonePool: b.freeze(laneBonePool),
+            laneSkinPool: b.freeze(laneSkinPool), frameOffsets: b.freeze(frameOffsets),
             animDuration: b.freeze(animDuration), animTimelineStart: b.freeze(animTimelineStart),
             animTimelineCount: b.freeze(animTimelineCount), timelines: b.freeze(timelines),
             framePool: b.freeze(framePool), curvePool: b.freeze(curvePool), intPool: b.freeze(intPool),

@@ -7,8 +7,14 @@ import BoneworkFormat
 /// Regions give 8 floats in the order BR, BL, UL, UR; meshes `worldVerticesLength` floats.
 enum VertexSystem {
     /// Computes the draws `draws` of `out`'s list, writing their vertices from the start of
-    /// `out.vertices` and their offsets and counts into the list.
+    /// `out.vertices` and their offsets and counts into the list. Chunked layouts whose chunk
+    /// size is a multiple of 4 take the four-instance lane path (`updateLanes`), which gives the
+    /// same list and the same vertex bits.
     static func update(_ cols: BatchColumns, _ rig: RigTables, draws: Range<Int>, into out: VertexScratch) {
+        if lanesApply(cols) {
+            updateLanes(cols, rig, draws: draws, into: out)
+            return
+        }
         var used = 0
         let vertices = out.vertices
         let list = out.draws
@@ -24,33 +30,41 @@ enum VertexSystem {
                 r = cols.rows(row)
             }
             let s = Int(draw.slot)
-            let attachment = Int(draw.attachment)
             let room = Int(rig.slotVertexOffset[s &+ 1] &- rig.slotVertexOffset[s])
             guard used &+ room <= capacity else {
                 list[k].count = 0
                 continue
             }
-            var written = 0
-            if rig.attBoneCount[attachment] > 0 && rig.attachmentKind(attachment) == .mesh {
-                // Weighted meshes read many bones: their world transforms are gathered once per
-                // instance, each bone's (a, c, b, d, worldX, worldY) side by side.
-                if gatheredRow != row {
-                    gather(cols, r, boneCount: rig.boneCount, into: gathered)
-                    gatheredRow = row
-                }
-                written = skin(
-                    cols, rig, r, slot: s, attachment: attachment, bones: gathered, into: vertices + used,
-                    capacity: room)
-            } else {
-                written = computeSlot(
-                    cols, rig, r, slot: s, attachment: attachment, frame: draw.frame, into: vertices + used,
-                    capacity: room)
-            }
+            let written = compute(
+                cols, rig, r, draw, room: room, bones: gathered, gatheredRow: &gatheredRow, into: vertices + used)
             list[k].offset = Int32(truncatingIfNeeded: used)
             list[k].count = Int32(truncatingIfNeeded: max(0, written))
             used &+= max(0, written)
         }
         out.vertexCount = used
+    }
+
+    /// Writes one draw's world vertices (at most `room` floats) to `out`; returns the floats
+    /// written. `gatheredRow` is the row whose bones `bones` holds (-1 = none).
+    @inline(__always)
+    static func compute(
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, _ draw: VertexDraw, room: Int,
+        bones gathered: UnsafeMutablePointer<SIMD4<Float>>, gatheredRow: inout Int,
+        into out: UnsafeMutablePointer<Float>
+    ) -> Int {
+        let s = Int(draw.slot)
+        let attachment = Int(draw.attachment)
+        if rig.attBoneCount[attachment] > 0 && rig.attachmentKind(attachment) == .mesh {
+            // Weighted meshes read many bones: their world transforms are gathered once per
+            // instance, each bone's (a, c, b, d, worldX, worldY) side by side.
+            if gatheredRow != r.instance {
+                gather(cols, r, boneCount: rig.boneCount, into: gathered)
+                gatheredRow = r.instance
+            }
+            return skin(cols, rig, r, slot: s, attachment: attachment, bones: gathered, into: out, capacity: room)
+        }
+        return computeSlot(
+            cols, rig, r, slot: s, attachment: attachment, frame: draw.frame, into: out, capacity: room)
     }
 
     /// Copies an instance's world transforms into `g`: per bone (a, c, b, d) and
@@ -271,6 +285,9 @@ final class VertexScratch: @unchecked Sendable {
     /// One instance's gathered bone transforms (`VertexSystem.gather`).
     private(set) var bones: UnsafeMutablePointer<SIMD4<Float>>
     private var boneCapacity = 0
+    /// Four instances' world transforms of the bones weighted meshes use (`VertexSystem.gatherLanes`).
+    private(set) var lanes: UnsafeMutablePointer<SIMD4<Float>>
+    private var laneCapacity = 0
     private(set) var vertices: UnsafeMutablePointer<Float>
     private(set) var draws: UnsafeMutablePointer<VertexDraw>
     private(set) var vertexCapacity = 0
@@ -280,12 +297,14 @@ final class VertexScratch: @unchecked Sendable {
 
     init() {
         bones = .allocate(capacity: 1)
+        lanes = .allocate(capacity: 1)
         vertices = .allocate(capacity: 1)
         draws = .allocate(capacity: 1)
     }
 
     deinit {
         bones.deallocate()
+        lanes.deallocate()
         vertices.deallocate()
         draws.deallocate()
     }
@@ -303,6 +322,12 @@ final class VertexScratch: @unchecked Sendable {
             bones.deallocate()
             bones = .allocate(capacity: bonePairs)
             boneCapacity = bonePairs
+        }
+        let laneVectors = max(1, rig.tables.laneBoneCount * 6)
+        if laneVectors > laneCapacity {
+            lanes.deallocate()
+            lanes = .allocate(capacity: laneVectors)
+            laneCapacity = laneVectors
         }
         let entries = max(1, max(rows, listRows) * rig.tables.slotCount)
         if entries > drawCapacity {
