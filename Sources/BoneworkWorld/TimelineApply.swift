@@ -58,7 +58,9 @@ enum TimelineApply {
         switch t.kind {
         case .rotate:
             applyRotate(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend)
-        case .translate, .translateX, .translateY, .scale, .scaleX, .scaleY, .shear, .shearX, .shearY,
+        case .translate:
+            applyTranslate(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend)
+        case .translateX, .translateY, .scale, .scaleX, .scaleY, .shear, .shearX, .shearY,
             .inherit:
             applyBone(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend, direction: direction)
         case .rgba, .rgb, .alpha, .rgba2, .rgb2:

@@ -73,6 +73,20 @@ extension TimelineApply {
         cols.rotation[i] = keys.relativeValue(time, alpha, blend, current: cols.rotation[i], setup: setup)
     }
 
+    /// A translate timeline (the second most common), also in a small function of its own.
+    @inline(never)
+    static func applyTranslate(
+        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, time: Float,
+        alpha: Float, blend: MixBlend
+    ) {
+        let bone = Int(t.target)
+        guard ctx.boneActive[bone] != 0 else { return }
+        let i = ctx.r.bone(bone)
+        let setup = rig.boneSetup + bone &* 7
+        applyPair(
+            TimelineKeys(t, rig), time, alpha, blend, x: cols.x + i, y: cols.y + i, setupX: setup[0], setupY: setup[1])
+    }
+
     /// Both values of a two-value key (translate, shear) at `time`, with the key's curve.
     @inline(__always)
     private static func pair(_ keys: TimelineKeys, _ time: Float) -> (Float, Float) {
