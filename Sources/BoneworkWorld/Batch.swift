@@ -50,7 +50,7 @@ public final class Batch {
     /// Animation states of the rows (tracks, entries, mixing, events); see `AnimationState/`.
     public internal(set) var animationStates: AnimationStateStore
 
-    public init(rig: CompiledSkeleton, layout: ColumnLayout = .instanceMajor, trackCount: Int = 4, capacity: Int = 16) {
+    public init(rig: CompiledSkeleton, layout: ColumnLayout = .standard, trackCount: Int = 4, capacity: Int = 16) {
         self.rig = rig
         self.layout = layout
         self.trackCount = max(1, trackCount)

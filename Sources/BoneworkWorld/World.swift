@@ -17,7 +17,7 @@ public final class World {
     private var locations: [(batch: Int32, row: Int32)] = []
     private var freeIndices: [UInt32] = []
 
-    public init(layout: ColumnLayout = .instanceMajor, trackCount: Int = 4, scheduler: Scheduler = Scheduler()) {
+    public init(layout: ColumnLayout = .standard, trackCount: Int = 4, scheduler: Scheduler = Scheduler()) {
         self.layout = layout
         self.trackCount = trackCount
         self.scheduler = scheduler

@@ -27,7 +27,7 @@ enum BenchCommand {
         var mode = Scheduler.Mode.interleaved
         var block = Scheduler.defaultBlockRows
         /// Instances per layout chunk (`ColumnLayout.chunkSize`).
-        var layoutChunk = ColumnLayout.instanceMajor.chunkSize
+        var layoutChunk = ColumnLayout.standard.chunkSize
         var minimumChunk = Scheduler.defaultMinimumChunkRows
         var minimumChunkMicroseconds = Scheduler.defaultMinimumChunkMicroseconds
         var json = false

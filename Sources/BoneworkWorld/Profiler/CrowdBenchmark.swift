@@ -23,7 +23,7 @@ public struct CrowdWorkload: Sendable {
         mode: Scheduler.Mode = .interleaved, blockRows: Int = Scheduler.defaultBlockRows,
         minimumChunkRows: Int = Scheduler.defaultMinimumChunkRows,
         minimumChunkMicroseconds: Double = Scheduler.defaultMinimumChunkMicroseconds,
-        layout: ColumnLayout = .instanceMajor
+        layout: ColumnLayout = .standard
     ) {
         self.animations = animations
         self.skin = skin
