@@ -63,12 +63,12 @@ enum BoneTransform {
     }
 
     /// Computes bone `k`'s world transform from the given applied pose and stores the pose as the
-    /// bone's applied pose.
+    /// bone's applied pose (`computeWorld` false: only stores it).
     @inline(__always)
     static func update(
         _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int,
         x: Float, y: Float, rotation: Float, scaleX: Float, scaleY: Float, shearX: Float, shearY: Float,
-        storeApplied: Bool = true
+        storeApplied: Bool = true, computeWorld: Bool = true
     ) {
         let i = r.bone(k)
         if storeApplied {
@@ -80,6 +80,7 @@ enum BoneTransform {
             cols.ashearX[i] = shearX
             cols.ashearY[i] = shearY
         }
+        guard computeWorld else { return }
         world(
             cols, rig, r, bone: k, i: i, x: x, y: y, rotation: rotation, scaleX: scaleX, scaleY: scaleY,
             shearX: shearX, shearY: shearY, setupTable: !storeApplied)

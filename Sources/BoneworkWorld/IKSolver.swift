@@ -8,8 +8,11 @@ enum IKSolver {
     private static let radDeg = SpineMath.radDeg
 
     /// Solves IK constraint `c` of one instance with its current mix, softness, bend direction,
-    /// compress and stretch values.
-    static func solve(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, constraint c: Int) {
+    /// compress and stretch values. `world` false: the bones' applied poses are written but not
+    /// their world transforms (`PoseLanes` computes those for four instances at once).
+    static func solve(
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, constraint c: Int, world: Bool = true
+    ) {
         let ci = r.ik(c)
         let mix = cols.ikMix[ci]
         if mix == 0 { return }
@@ -22,12 +25,12 @@ enum IKSolver {
             oneBone(
                 cols, rig, r, bone: Int(bones[0]), targetX: targetX, targetY: targetY,
                 compress: cols.ikCompress[ci] != 0, stretch: cols.ikStretch[ci] != 0,
-                uniform: rig.ikUniform[c] != 0, alpha: mix)
+                uniform: rig.ikUniform[c] != 0, alpha: mix, world: world)
         case 2:
             twoBone(
                 cols, rig, r, parent: Int(bones[0]), child: Int(bones[1]), targetX: targetX, targetY: targetY,
                 bendDirection: cols.ikBend[ci], stretch: cols.ikStretch[ci] != 0, uniform: rig.ikUniform[c] != 0,
-                softness: cols.ikSoftness[ci], alpha: mix)
+                softness: cols.ikSoftness[ci], alpha: mix, world: world)
         default:
             break
         }
@@ -36,7 +39,7 @@ enum IKSolver {
     /// Rotates one bone towards the target (optionally scaling it to reach or not overshoot it).
     static func oneBone(
         _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, targetX: Float, targetY: Float,
-        compress: Bool, stretch: Bool, uniform: Bool, alpha: Float
+        compress: Bool, stretch: Bool, uniform: Bool, alpha: Float, world: Bool = true
     ) {
         let i = r.bone(k)
         let parent = Int(rig.boneParent[k])
@@ -110,7 +113,7 @@ enum IKSolver {
         }
         BoneTransform.update(
             cols, rig, r, bone: k, x: cols.ax[i], y: cols.ay[i], rotation: cols.arotation[i] + rotationIK * alpha,
-            scaleX: scaleX, scaleY: scaleY, shearX: cols.ashearX[i], shearY: cols.ashearY[i])
+            scaleX: scaleX, scaleY: scaleY, shearX: cols.ashearX[i], shearY: cols.ashearY[i], computeWorld: world)
     }
 
     /// Bends a parent/child chain so the child's tip reaches the target (law of cosines when the
@@ -118,7 +121,7 @@ enum IKSolver {
     static func twoBone(
         _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, parent pk: Int, child ck: Int, targetX: Float,
         targetY: Float, bendDirection: Int32, stretch: Bool, uniform: Bool, softness softnessIn: Float,
-        alpha: Float
+        alpha: Float, world: Bool = true
     ) {
         let pi_ = r.bone(pk)
         let ci = r.bone(ck)
@@ -200,10 +203,10 @@ enum IKSolver {
         if Double(l1) < 0.0001 {
             oneBone(
                 cols, rig, r, bone: pk, targetX: targetX, targetY: targetY, compress: false, stretch: stretch,
-                uniform: false, alpha: alpha)
+                uniform: false, alpha: alpha, world: world)
             BoneTransform.update(
                 cols, rig, r, bone: ck, x: cx, y: cy, rotation: 0, scaleX: cols.ascaleX[ci], scaleY: cols.ascaleY[ci],
-                shearX: cols.ashearX[ci], shearY: cols.ashearY[ci])
+                shearX: cols.ashearX[ci], shearY: cols.ashearY[ci], computeWorld: world)
             return
         }
         x = targetX - ppwx
@@ -317,7 +320,7 @@ enum IKSolver {
         }
         BoneTransform.update(
             cols, rig, r, bone: pk, x: px, y: py, rotation: cols.arotation[pi_] + a1 * alpha, scaleX: sx, scaleY: sy,
-            shearX: 0, shearY: 0)
+            shearX: 0, shearY: 0, computeWorld: world)
         a2 = ((a2 + os) * radDeg - cols.ashearX[ci]) * s2 + o2 - cols.arotation[ci]
         if a2 > 180 {
             a2 -= 360
@@ -326,7 +329,8 @@ enum IKSolver {
         }
         BoneTransform.update(
             cols, rig, r, bone: ck, x: cx, y: cy, rotation: cols.arotation[ci] + a2 * alpha,
-            scaleX: cols.ascaleX[ci], scaleY: cols.ascaleY[ci], shearX: cols.ashearX[ci], shearY: cols.ashearY[ci])
+            scaleX: cols.ascaleX[ci], scaleY: cols.ascaleY[ci], shearX: cols.ashearX[ci], shearY: cols.ashearY[ci],
+            computeWorld: world)
     }
 
     @inline(__always)

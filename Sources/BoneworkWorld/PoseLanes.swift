@@ -35,6 +35,7 @@ enum PoseLanes {
                 updateChild(cols, rig, r0, bone: index, parent: Int(op.parent))
                 continue
             }
+            if op.kind == .ik && solveIK(cols, rig, r0, r1, r2, r3, constraint: index) { continue }
             // Lane by lane: the step and its lanes are independent of the other lanes.
             @inline(__always) func step(_ r: InstanceRows) {
                 switch op.kind {
@@ -57,6 +58,38 @@ enum PoseLanes {
             step(r2)
             step(r3)
         }
+    }
+
+    /// IK constraint `c` for the four lanes when every lane solves it (mix not 0) and its bones
+    /// have parents and inherit normally: each lane's solver writes the applied poses, then the
+    /// bones' world transforms are computed in lanes (parent first), exactly as the solver's own
+    /// update would. Returns false (nothing done) otherwise.
+    @inline(__always)
+    static func solveIK(
+        _ cols: BatchColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
+        _ r3: InstanceRows, constraint c: Int
+    ) -> Bool {
+        let count = Int(rig.ikBoneCount[c])
+        guard count == 1 || count == 2 else { return false }
+        let bones = rig.ikBones + Int(rig.ikBoneStart[c])
+        let first = Int(bones[0])
+        let last = Int(bones[count &- 1])
+        let firstParent = Int(rig.boneParent[first])
+        let lastParent = Int(rig.boneParent[last])
+        guard firstParent >= 0, lastParent >= 0 else { return false }
+        let normal = Inherit.normal.rawValue
+        @inline(__always) func solves(_ r: InstanceRows) -> Bool {
+            cols.ikMix[r.ik(c)] != 0 && cols.inheritMode(rig, r, bone: first) == normal
+                && cols.inheritMode(rig, r, bone: last) == normal
+        }
+        guard solves(r0) && solves(r1) && solves(r2) && solves(r3) else { return false }
+        IKSolver.solve(cols, rig, r0, constraint: c, world: false)
+        IKSolver.solve(cols, rig, r1, constraint: c, world: false)
+        IKSolver.solve(cols, rig, r2, constraint: c, world: false)
+        IKSolver.solve(cols, rig, r3, constraint: c, world: false)
+        updateChild(cols, rig, r0, bone: first, parent: firstParent)
+        if count == 2 { updateChild(cols, rig, r0, bone: last, parent: lastParent) }
+        return true
     }
 
     /// The four lanes' local poses become their applied poses.

@@ -32,6 +32,10 @@ final class MixingTables {
     let propertyLength: UnsafePointer<UInt8>
     let properties: UnsafePointer<Int32>
     let roles: UnsafePointer<Role>
+    /// Slots some attachment timeline keys, ascending: the only slots an apply can leave in
+    /// the "restore the setup attachment" state (`StateKernel.apply`).
+    let attachmentSlots: UnsafePointer<Int32>
+    let attachmentSlotCount: Int
     /// Per animation: `wordsPerAnimation` 64-bit words, bit p set when it keys property p.
     let keyed: UnsafePointer<UInt64>
     let wordsPerAnimation: Int
@@ -92,6 +96,10 @@ final class MixingTables {
             eventKeys = max(eventKeys, n)
         }
         maxEventKeys = eventKeys
+        var keyedSlots = Set<Int32>()
+        for t in 0..<total where rig.timelines[t].kind == .attachment { keyedSlots.insert(rig.timelines[t].target) }
+        let slots = keyedSlots.filter { $0 >= 0 && Int($0) < rig.slotCount }.sorted()
+        attachmentSlotCount = slots.count
         let b = FrozenBuffers()
         buffers = b
         propertyStart = b.freeze(start)
@@ -99,6 +107,7 @@ final class MixingTables {
         properties = b.freeze(pool)
         self.roles = b.freeze(roles)
         keyed = b.freeze(bits)
+        attachmentSlots = b.freeze(slots.isEmpty ? [0] : slots)
     }
 
     /// Whether animation `animation` (-1 = the empty animation, which keys nothing) keys any

@@ -110,7 +110,8 @@ extension StateKernel {
         // Slots an attachment timeline touched without setting get their setup attachment back.
         let setupState = unkeyedBase &+ AttachmentState.setup
         let r = ctx.r
-        for s in 0..<rig.slotCount {
+        for k in 0..<tables.attachmentSlotCount {
+            let s = Int(tables.attachmentSlots[k])
             let i = r.slot(s)
             if cols.attachmentState[i] == setupState {
                 SetupPose.setAttachment(cols, rig, r, slot: s, TimelineApply.setupAttachment(rig, ctx, s))
@@ -273,11 +274,13 @@ extension StateKernel {
         let animationStart = e.times[entry].animationStart
         let animationEnd = e.times[entry].animationEnd
         let duration = animationEnd - animationStart
-        let trackLastWrapped = duration != 0 ? e.times[entry].trackLast.truncatingRemainder(dividingBy: duration) : .nan
         let generation = e.state[entry].generation
 
         var i = 0
         let n = fired.count
+        // Only needed when keys fired (a remainder is not free, and most applies fire none).
+        let trackLastWrapped =
+            n == 0 || duration == 0 ? .nan : e.times[entry].trackLast.truncatingRemainder(dividingBy: duration)
         while i < n {
             let time = fired.times[i]
             if time < trackLastWrapped { break }
