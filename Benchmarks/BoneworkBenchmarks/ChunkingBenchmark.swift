@@ -7,7 +7,8 @@ import Foundation
 /// `Scheduler.defaultMinimumChunkRows`), on the crowd workload:
 /// 1. what waking a second thread costs (`concurrentPerform` with two empty iterations);
 /// 2. µs per skeleton by interleaving block size, single thread, and split passes;
-/// 3. frame time with 1 and 2 threads for small crowds (one chunk per thread, no minimum).
+/// 3. frame time with 1 and 2 threads for small crowds (one chunk per thread, no minimum);
+/// 4. µs per skeleton by column layout (instances per layout chunk), single thread.
 ///
 /// `swift run -c release BoneworkBenchmarks chunking [--out FILE] [--skeleton FILE --atlas FILE]
 ///  [--animations walk,run] [--n N] [--frames F]`
@@ -66,12 +67,13 @@ enum ChunkingBenchmark {
                 wake.max / 1000))
         lines.append("")
 
-        func measure(count: Int, threads: Int, mode: Scheduler.Mode, block: Int, minimumChunk: Int) throws
-            -> CrowdResult
-        {
+        func measure(
+            count: Int, threads: Int, mode: Scheduler.Mode, block: Int, minimumChunk: Int,
+            layout: ColumnLayout = .standard
+        ) throws -> CrowdResult {
             let workload = CrowdWorkload(
                 animations: animations, count: count, threads: threads, mode: mode, blockRows: block,
-                minimumChunkRows: minimumChunk, minimumChunkMicroseconds: minimumChunk == 1 ? 0 : 80)
+                minimumChunkRows: minimumChunk, minimumChunkMicroseconds: minimumChunk == 1 ? 0 : 80, layout: layout)
             let bench = try CrowdBenchmark(data: data, workload: workload, profiledFrames: frames)
             return bench.run(frames: frames, warmup: 10, delta: 1.0 / 60.0)
         }
@@ -124,6 +126,35 @@ enum ChunkingBenchmark {
                 busiest = min(busiest, two.summary.busiestThreadCPU.median / 1e6)
             }
             lines.append(String(format: "| %d | %.4f | %.4f | %.2f× | %.4f |", count, a, b, a / max(b, 1e-9), busiest))
+            print(lines.last ?? "")
+        }
+        lines.append("")
+
+        // 4. Column layout, round-robin as in 2.
+        lines.append(
+            "## 4. Column layout (N = \(n), 1 thread, interleaved, thread CPU µs per skeleton: lowest of 3 "
+                + "round-robin rounds' medians; chunks of a multiple of 4 run the pose and vertex systems in SIMD lanes)"
+        )
+        lines.append("")
+        lines.append("| instances per layout chunk | total | state | apply | pose | slots | vertices |")
+        lines.append("|---|---|---|---|---|---|---|")
+        let chunkSizes = [1, 4, 8, 16]
+        var bestLayout = [[Double]](repeating: [], count: chunkSizes.count)
+        for _ in 0..<3 {
+            for (k, size) in chunkSizes.enumerated() {
+                let r = try measure(
+                    count: n, threads: 1, mode: .interleaved, block: Scheduler.defaultBlockRows, minimumChunk: 16,
+                    layout: ColumnLayout(chunkSize: size))
+                let us = r.summary.microsecondsPerSkeletonCPU
+                if bestLayout[k].isEmpty || us[SystemID.count] < bestLayout[k][SystemID.count] { bestLayout[k] = us }
+            }
+        }
+        for (k, size) in chunkSizes.enumerated() {
+            let us = bestLayout[k]
+            let cells =
+                [size == 1 ? "1 (instance-major)" : String(size)] + [String(format: "**%.3f**", us[SystemID.count])]
+                + SystemID.allCases.map { String(format: "%.3f", us[$0.rawValue]) }
+            lines.append("| " + cells.joined(separator: " | ") + " |")
             print(lines.last ?? "")
         }
         lines.append("")
