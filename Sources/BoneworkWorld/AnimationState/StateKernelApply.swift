@@ -54,18 +54,27 @@ extension StateKernel {
                     if t == 0 { attachments = true }
                     for k in 0..<count {
                         let tl = first &+ k
-                        switch tables.roles[tl] {
+                        // The kind decides the role here (attachment and event timelines have
+                        // their own); the common bone kinds are applied in place.
+                        let timeline = rig.timelines + tl
+                        switch timeline.pointee.kind {
+                        case .rotate:
+                            TimelineApply.applyRotate(
+                                timeline, rig, cols, ctx, time: applyTime, alpha: alpha, blend: blend)
+                        case .translate:
+                            TimelineApply.applyTranslate(
+                                timeline, rig, cols, ctx, time: applyTime, alpha: alpha, blend: blend)
                         case .attachment:
                             applyAttachment(tl, cols, ctx, applyTime, blend, attachments, unkeyedBase)
                         case .event:
                             if fireEvents {
                                 TimelineApply.applyEvents(
-                                    rig.timelines[tl], rig, lastTime: animationLast, time: applyTime, into: &fired)
+                                    timeline.pointee, rig, lastTime: animationLast, time: applyTime, into: &fired)
                             }
                         default:
                             var none: FiredKeys? = nil
                             TimelineApply.apply(
-                                rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime,
+                                rig.timelines + tl, rig, cols, ctx, lastTime: animationLast, time: applyTime,
                                 alpha: alpha, blend: blend, direction: .mixIn, fired: &none)
                         }
                     }
@@ -95,7 +104,7 @@ extension StateKernel {
                         default:
                             var none: FiredKeys? = nil
                             TimelineApply.apply(
-                                rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime,
+                                rig.timelines + tl, rig, cols, ctx, lastTime: animationLast, time: applyTime,
                                 alpha: alpha, blend: timelineBlend, direction: .mixIn, fired: &none)
                         }
                     }
@@ -193,7 +202,7 @@ extension StateKernel {
                     }
                     var none: FiredKeys? = nil
                     TimelineApply.apply(
-                        rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime, alpha: alphaMix,
+                        rig.timelines + tl, rig, cols, ctx, lastTime: animationLast, time: applyTime, alpha: alphaMix,
                         blend: blend, direction: .mixOut, fired: &none)
                 }
             } else {
@@ -251,7 +260,7 @@ extension StateKernel {
                         if drawOrder && role == .drawOrder && timelineBlend == .setup { direction = .mixIn }
                         var none: FiredKeys? = nil
                         TimelineApply.apply(
-                            rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime, alpha: alpha,
+                            rig.timelines + tl, rig, cols, ctx, lastTime: animationLast, time: applyTime, alpha: alpha,
                             blend: timelineBlend, direction: direction, fired: &none)
                     }
                 }
@@ -349,7 +358,7 @@ extension StateKernel {
         if alpha == 1 {
             var none: FiredKeys? = nil
             TimelineApply.apply(
-                timeline, rig, cols, ctx, lastTime: 0, time: time, alpha: 1, blend: blend, direction: .mixIn,
+                rig.timelines + tl, rig, cols, ctx, lastTime: 0, time: time, alpha: 1, blend: blend, direction: .mixIn,
                 fired: &none)
             return
         }
