@@ -65,6 +65,15 @@ extension TimelineApply {
         _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
         time: Float, alpha: Float, blend: MixBlend
     ) {
+        rotate(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend)
+    }
+
+    /// `applyRotate` inlined, for a loop that applies many timelines with no other calls.
+    @inline(__always)
+    static func rotate(
+        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
+        time: Float, alpha: Float, blend: MixBlend
+    ) {
         let bone = Int(t.pointee.target)
         guard ctx.boneActive[bone] != 0 else { return }
         let i = ctx.r.bone(bone)
@@ -82,6 +91,15 @@ extension TimelineApply {
     /// A translate timeline (the second most common), also in a small function of its own.
     @inline(never)
     static func applyTranslate(
+        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
+        time: Float, alpha: Float, blend: MixBlend
+    ) {
+        translate(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend)
+    }
+
+    /// `applyTranslate` inlined.
+    @inline(__always)
+    static func translate(
         _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
         time: Float, alpha: Float, blend: MixBlend
     ) {

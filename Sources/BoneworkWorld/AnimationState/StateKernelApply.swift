@@ -59,14 +59,14 @@ extension StateKernel {
                     for k in 0..<count {
                         let tl = first &+ k
                         // The kind decides the role here (attachment and event timelines have
-                        // their own); the common bone kinds are applied in place.
+                        // their own); rotate and translate, most of the timelines, are applied
+                        // inline, read in place from the compiled table.
                         let timeline = rig.timelines + tl
                         switch timeline.pointee.kind {
                         case .rotate:
-                            TimelineApply.applyRotate(
-                                timeline, rig, cols, ctx, time: applyTime, alpha: alpha, blend: blend)
+                            TimelineApply.rotate(timeline, rig, cols, ctx, time: applyTime, alpha: alpha, blend: blend)
                         case .translate:
-                            TimelineApply.applyTranslate(
+                            TimelineApply.translate(
                                 timeline, rig, cols, ctx, time: applyTime, alpha: alpha, blend: blend)
                         case .attachment:
                             if applyAttachment(tl, cols, ctx, applyTime, blend, attachments, unkeyedBase) {
