@@ -32,6 +32,8 @@ struct CompiledTimeline {
     var values: Int32
     /// Deform: floats per key; draw order: the slot count.
     var valueStride: Int32
+    /// Start of the key curve markers in `RigTables.markerPool` (one per key, see `CurveMarkers`).
+    var markers: Int32 = 0
 }
 
 /// One step of an update program (see `UpdateProgram`).
@@ -171,6 +173,8 @@ struct RigTables {
     var timelines: UnsafePointer<CompiledTimeline>
     var framePool: UnsafePointer<Float>
     var curvePool: UnsafePointer<Float>
+    /// Every timeline's curve markers as integers (`CurveMarkers`), one per key.
+    var markerPool: UnsafePointer<Int32>
     /// Draw order keys (slot indices).
     var intPool: UnsafePointer<Int32>
     /// Attachment keys, parallel to `intPool`: the (slot, name) key of each attachment timeline
@@ -252,6 +256,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
         var timelines: [CompiledTimeline] = []
         var framePool: [Float] = []
         var curvePool: [Float] = []
+        var markerPool: [Int32] = []
         var intPool: [Int32] = []
         var keyPool: [Int32] = []
         var eventKeys: [(animation: Int32, key: Int32)] = []
@@ -281,7 +286,9 @@ public final class CompiledSkeleton: @unchecked Sendable {
                     kindRaw: t.kind.rawValue, stride: Int32(t.kind.frameStride), target: t.target,
                     attachment: t.attachment, frameCount: t.frameCount,
                     frames: frameBase + t.framesStart, curves: curveBase + max(0, t.curvesStart),
-                    curvesCount: t.curvesCount, values: 0, valueStride: t.valueStride)
+                    curvesCount: t.curvesCount, values: 0, valueStride: t.valueStride,
+                    markers: Int32(markerPool.count))
+                CurveMarkers.append(t, animation.curves, to: &markerPool)
                 let slotTarget = t.target >= 0 && Int(t.target) < slotCount ? Int(t.target) : -1
                 switch t.kind {
                 case .inherit:
@@ -587,7 +594,8 @@ public final class CompiledSkeleton: @unchecked Sendable {
             laneSkinPool: b.freeze(laneSkinPool), frameOffsets: b.freeze(frameOffsets),
             animDuration: b.freeze(animDuration), animTimelineStart: b.freeze(animTimelineStart),
             animTimelineCount: b.freeze(animTimelineCount), timelines: b.freeze(timelines),
-            framePool: b.freeze(framePool), curvePool: b.freeze(curvePool), intPool: b.freeze(intPool),
+            framePool: b.freeze(framePool), curvePool: b.freeze(curvePool),
+            markerPool: b.freeze(markerPool), intPool: b.freeze(intPool),
             keyPool: b.freeze(keyPool),
             planOpStart: b.freeze(planOpStart), planOpCount: b.freeze(planOpCount), ops: b.freeze(ops),
             planBoneActive: b.freeze(planBoneActive), planIKActive: b.freeze(planIK),

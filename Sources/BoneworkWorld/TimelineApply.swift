@@ -47,19 +47,22 @@ struct FiredKeys {
 
 /// Applies one timeline of an animation to one instance: a function per timeline family, each
 /// in its own file (`TimelineApply*.swift`), all taking
-/// (timeline, tables, columns, instance, lastTime, time, alpha, blend, direction).
+/// (timeline, tables, columns, instance, lastTime, time, alpha, blend, direction); `apply` reads
+/// the timeline in place from the compiled table.
 /// `time` and `lastTime` are animation times; event keys fired go to `fired` (nil = no events).
 enum TimelineApply {
     @inline(__always)
     static func apply(
-        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, lastTime: Float,
+        _ timeline: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
+        lastTime: Float,
         time: Float, alpha: Float, blend: MixBlend, direction: MixDirection, fired: inout FiredKeys?
     ) {
+        let t = timeline.pointee
         switch t.kind {
         case .rotate:
-            applyRotate(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend)
+            applyRotate(timeline, rig, cols, ctx, time: time, alpha: alpha, blend: blend)
         case .translate:
-            applyTranslate(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend)
+            applyTranslate(timeline, rig, cols, ctx, time: time, alpha: alpha, blend: blend)
         case .translateX, .translateY, .scale, .scaleX, .scaleY, .shear, .shearX, .shearY,
             .inherit:
             applyBone(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend, direction: direction)

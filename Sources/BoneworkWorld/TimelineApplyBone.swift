@@ -59,38 +59,64 @@ extension TimelineApply {
     }
 
     /// A rotate timeline: the most common one, kept in a small function of its own (few live
-    /// values, so no spills around the key search).
+    /// values, so no spills around the key search). Reads the timeline in place.
     @inline(never)
     static func applyRotate(
-        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, time: Float,
-        alpha: Float, blend: MixBlend
+        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
+        time: Float, alpha: Float, blend: MixBlend
     ) {
-        let bone = Int(t.target)
+        rotate(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend)
+    }
+
+    /// `applyRotate` inlined, for a loop that applies many timelines with no other calls.
+    @inline(__always)
+    static func rotate(
+        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
+        time: Float, alpha: Float, blend: MixBlend
+    ) {
+        let bone = Int(t.pointee.target)
         guard ctx.boneActive[bone] != 0 else { return }
         let i = ctx.r.bone(bone)
-        let keys = TimelineKeys(t, rig)
+        let keys = TimelineKeys(t.pointee, rig)
         let setup = rig.boneSetup[bone &* 7 &+ 2]
-        cols.rotation[i] = keys.relativeValue(time, alpha, blend, current: cols.rotation[i], setup: setup)
+        let current = cols.rotation[i]
+        if time < keys.firstTime {
+            cols.rotation[i] = TimelineKeys.beforeFirst(alpha, blend, current: current, setup: setup)
+            return
+        }
+        // Rotate keys are 2 floats (time, angle).
+        cols.rotation[i] = TimelineKeys.relative(keys.curveValue2(time), alpha, blend, current: current, setup: setup)
     }
 
     /// A translate timeline (the second most common), also in a small function of its own.
     @inline(never)
     static func applyTranslate(
-        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, time: Float,
-        alpha: Float, blend: MixBlend
+        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
+        time: Float, alpha: Float, blend: MixBlend
     ) {
-        let bone = Int(t.target)
+        translate(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend)
+    }
+
+    /// `applyTranslate` inlined.
+    @inline(__always)
+    static func translate(
+        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
+        time: Float, alpha: Float, blend: MixBlend
+    ) {
+        let bone = Int(t.pointee.target)
         guard ctx.boneActive[bone] != 0 else { return }
         let i = ctx.r.bone(bone)
         let setup = rig.boneSetup + bone &* 7
         applyPair(
-            TimelineKeys(t, rig), time, alpha, blend, x: cols.x + i, y: cols.y + i, setupX: setup[0], setupY: setup[1])
+            TimelineKeys(t.pointee, rig), time, alpha, blend, x: cols.x + i, y: cols.y + i, setupX: setup[0],
+            setupY: setup[1])
     }
 
-    /// Both values of a two-value key (translate, shear) at `time`, with the key's curve.
+    /// Both values of a two-value key (translate, shear, scale: 3 floats a key) at `time`, with
+    /// the key's curve.
     @inline(__always)
     private static func pair(_ keys: TimelineKeys, _ time: Float) -> (Float, Float) {
-        let (i, curve) = keys.searchCurve(time)
+        let (i, curve) = keys.searchCurve(time, stride: 3)
         if curve == TimelineKeys.CurveKind.linear {
             let before = keys.frames[i]
             var x = keys.frames[i &+ 1]
@@ -100,7 +126,10 @@ extension TimelineApply {
             y += (keys.frames[i &+ 5] - y) * t
             return (x, y)
         }
-        return (keys.value(time, key: i, value: 1, curve: curve), keys.value(time, key: i, value: 2, curve: curve))
+        return (
+            keys.value(time, key: i, value: 1, curve: curve, stride: 3),
+            keys.value(time, key: i, value: 2, curve: curve, stride: 3)
+        )
     }
 
     /// Translate and shear: values relative to setup.

@@ -3,23 +3,30 @@ import BoneworkFormat
 /// Reads one timeline's keys and curves: key search, linear / stepped / bezier interpolation,
 /// and the reference's rules for combining a value with the current pose (MixBlend).
 ///
-/// Frames are `stride` floats per key (time first); curves start with one marker per key
-/// (`CurveType`), then 18 bezier samples per curved value.
+/// Frames are `stride` floats per key (time first); curves start with one marker per key, then
+/// 18 bezier samples per curved value. The markers are read from `markers` as integers
+/// (`CurveMarkers`).
 struct TimelineKeys {
     let frames: UnsafePointer<Float>
     let curves: UnsafePointer<Float>
+    /// One `CurveMarkers` value per key.
+    let markers: UnsafePointer<Int32>
     let curvesCount: Int
     /// Floats in `frames` (keys * stride).
     let length: Int
     let stride: Int
+    /// Keys.
+    let count: Int
 
     @inline(__always)
     init(_ t: CompiledTimeline, _ rig: RigTables) {
         frames = rig.framePool + Int(t.frames)
         curves = rig.curvePool + Int(t.curves)
+        markers = rig.markerPool + Int(t.markers)
         curvesCount = Int(t.curvesCount)
         stride = Int(t.stride)
-        length = Int(t.frameCount) &* stride
+        count = Int(t.frameCount)
+        length = count &* stride
     }
 
     @inline(__always) var firstTime: Float { frames[0] }
@@ -36,7 +43,7 @@ struct TimelineKeys {
         return length &- stride
     }
 
-    /// `search` and the found key's curve marker (`curveType`), without a division.
+    /// `search` and the found key's curve marker (`CurveMarkers`), without a division.
     @inline(__always)
     func searchCurve(_ time: Float) -> (offset: Int, curve: Int) {
         var i = stride
@@ -46,14 +53,28 @@ struct TimelineKeys {
             i &+= stride
             k &+= 1
         }
-        return (i &- stride, k < curvesCount ? Int(curves[k]) : CurveKind.stepped)
+        return (i &- stride, Int(markers[k]))
     }
 
-    /// Curve marker of the key at offset `i`: 0 linear, 1 stepped, >= 2 bezier.
+    /// `searchCurve` for a caller that knows the stride (a constant there: the key times are
+    /// read with a scaled index, one counter).
+    @inline(__always)
+    func searchCurve(_ time: Float, stride s: Int) -> (offset: Int, curve: Int) {
+        var k = 1
+        while k < count {
+            if frames[k &* s] > time { break }
+            k &+= 1
+        }
+        k &-= 1
+        return (k &* s, Int(markers[k]))
+    }
+
+    /// Curve marker of the key at offset `i` as stored in the skeleton: 0 linear, 1 stepped,
+    /// >= 2 bezier (the samples start at marker - 2).
     @inline(__always)
     func curveType(_ i: Int) -> Int {
-        let k = i / stride
-        return k < curvesCount ? Int(curves[k]) : CurveKind.stepped
+        let m = Int(markers[i / stride])
+        return m < 0 ? -m : m
     }
 
     enum CurveKind {
@@ -63,21 +84,58 @@ struct TimelineKeys {
     }
 
     /// Value `v` (1 = first value after the time) of the key at `i`, interpolated to `time` with
-    /// the key's curve; `curve` is `curveType(i)`.
+    /// the key's curve; `curve` is the key's `CurveMarkers` value.
     @inline(__always)
     func value(_ time: Float, key i: Int, value v: Int, curve: Int) -> Float {
+        value(time, key: i, value: v, curve: curve, stride: stride)
+    }
+
+    /// `value` for a caller that knows the stride.
+    @inline(__always)
+    func value(_ time: Float, key i: Int, value v: Int, curve: Int, stride s: Int) -> Float {
         switch curve {
         case CurveKind.linear:
             let before = frames[i]
             let value = frames[i &+ v]
-            let t = (time - before) / (frames[i &+ stride] - before)
-            return value + (frames[i &+ stride &+ v] - value) * t
+            let t = (time - before) / (frames[i &+ s] - before)
+            return value + (frames[i &+ s &+ v] - value) * t
         case CurveKind.stepped:
             return frames[i &+ v]
         default:
-            let start = curve &- CurveKind.bezier &+ (v &- 1) &* CurveType.bezierSize
-            return bezierValue(time, key: i, value: v, start: start)
+            let segment = (v &- 1) &* CurveType.bezierSize
+            if curve > 0 {
+                return sampledValue(time, key: i, value: v, start: curve &- CurveKind.bezier &+ segment, stride: s)
+            }
+            return bezierValue(time, key: i, value: v, start: (0 &- curve) &- CurveKind.bezier &+ segment)
         }
+    }
+
+    /// `bezierValue` for a segment `CurveMarkers` checked: in range, not on the last key, sampled
+    /// times never decreasing. The first sample whose time is >= `time` (the one the linear scan
+    /// of `bezierValue` stops at) is found with three compares after the ends are ruled out.
+    @inline(__always)
+    func sampledValue(_ time: Float, key frameIndex: Int, value v: Int, start: Int, stride s: Int) -> Float {
+        let c = curves + start
+        if c[0] > time {
+            let x = frames[frameIndex]
+            let y = frames[frameIndex &+ v]
+            return y + (time - x) / (c[0] - x) * (c[1] - y)
+        }
+        if !(c[16] >= time) {
+            let next = frameIndex &+ s
+            let x = c[16]
+            let y = c[17]
+            return y + (time - x) / (frames[next] - x) * (frames[next &+ v] - y)
+        }
+        // Sample a (1...8) is at c[2a]; the answer is the first a with c[2a] >= time, and
+        // c[16] >= time holds.
+        var j = 2
+        if !(c[j &+ 6] >= time) { j &+= 8 }
+        if !(c[j &+ 2] >= time) { j &+= 4 }
+        if !(c[j] >= time) { j &+= 2 }
+        let x = c[j &- 2]
+        let y = c[j &- 1]
+        return y + (time - x) / (c[j] - x) * (c[j &+ 1] - y)
     }
 
     /// Interpolates on the 9 sampled points of a bezier segment starting at `curves[start]`.
@@ -115,6 +173,13 @@ struct TimelineKeys {
         return value(time, key: i, value: 1, curve: curve)
     }
 
+    /// `curveValue` for a one-value timeline (stride 2).
+    @inline(__always)
+    func curveValue2(_ time: Float) -> Float {
+        let (i, curve) = searchCurve(time, stride: 2)
+        return value(time, key: i, value: 1, curve: curve, stride: 2)
+    }
+
     // MARK: - Combining with the pose
 
     /// Before the first key: the pose a blend mode leaves.
@@ -131,7 +196,13 @@ struct TimelineKeys {
     @inline(__always)
     func relativeValue(_ time: Float, _ alpha: Float, _ blend: MixBlend, current: Float, setup: Float) -> Float {
         if time < frames[0] { return Self.beforeFirst(alpha, blend, current: current, setup: setup) }
-        var value = curveValue(time)
+        return Self.relative(curveValue(time), alpha, blend, current: current, setup: setup)
+    }
+
+    /// `relativeValue` for a keyed value.
+    @inline(__always)
+    static func relative(_ keyed: Float, _ alpha: Float, _ blend: MixBlend, current: Float, setup: Float) -> Float {
+        var value = keyed
         switch blend {
         case .setup: return setup + value * alpha
         case .first, .replace: value += setup - current
@@ -196,4 +267,50 @@ struct TimelineKeys {
 
     @inline(__always)
     static func clamp01(_ v: Float) -> Float { v < 0 ? 0 : (v > 1 ? 1 : v) }
+}
+
+/// Curve markers as integers, one per key, made once when the skeleton is compiled from the
+/// float markers of the curve data:
+/// - 0: linear; 1: stepped, and also any marker the checked path could only answer with the
+///   key's own value (negative or out of range markers hold the key, as stepped does);
+/// - m >= 2: a bezier whose samples start at m - 2 (+ 18 per further value), which
+///   `TimelineKeys.sampledValue` may read unchecked: every curved value's segment lies inside
+///   the timeline's curves, the key is not the last, and each segment's sampled times never
+///   decrease (so the first sample at or after a time can be found by bisection);
+/// - -m: a bezier at m - 2 that does not pass those checks (`TimelineKeys.bezierValue`).
+enum CurveMarkers {
+    static func append(_ t: TimelineData, _ curves: [Float], to pool: inout [Int32]) {
+        let keys = Int(t.frameCount)
+        let count = Int(t.curvesCount)
+        let base = max(0, Int(t.curvesStart))
+        let values = t.kind.curveValueCount
+        for k in 0..<keys {
+            guard k < count else {
+                pool.append(Int32(TimelineKeys.CurveKind.stepped))
+                continue
+            }
+            guard base + k < curves.count, curves[base + k] > -1e9, curves[base + k] < 1e9 else {
+                pool.append(Int32(TimelineKeys.CurveKind.stepped))
+                continue
+            }
+            let m = Int(curves[base + k])
+            if m < TimelineKeys.CurveKind.bezier {
+                pool.append(Int32(m < 0 ? TimelineKeys.CurveKind.stepped : m))
+                continue
+            }
+            var checked = k + 1 < keys
+            for v in 0..<values where checked {
+                let s = m - TimelineKeys.CurveKind.bezier + v * CurveType.bezierSize
+                guard s + CurveType.bezierSize <= count, base + s + CurveType.bezierSize <= curves.count else {
+                    checked = false
+                    break
+                }
+                for j in Swift.stride(from: 0, to: CurveType.bezierSize - 2, by: 2)
+                where !(curves[base + s + j] <= curves[base + s + j + 2]) {
+                    checked = false
+                }
+            }
+            pool.append(Int32(checked ? m : -m))
+        }
+    }
 }

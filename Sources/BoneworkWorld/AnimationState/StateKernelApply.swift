@@ -20,6 +20,9 @@ extension StateKernel {
         var fired = FiredKeys(keys: ws.firedKeys, times: ws.firedTimes, capacity: ws.firedCapacity)
         let unkeyedBase = unkeyed[row]
         var applied = false
+        // Whether some attachment timeline may have left a slot in the `setup` state (the
+        // restore pass below finds nothing otherwise).
+        var restore = false
         let base = row &* trackWidth
         for t in 0..<Int(trackCount[row]) {
             let c = Int(tracks[base &+ t])
@@ -30,6 +33,7 @@ extension StateKernel {
             // Entries mixing out first.
             var alpha = e.times[c].alpha
             if e.state[c].mixingFrom >= 0 {
+                restore = true
                 alpha *= applyMixingFrom(c, blend, cols, ctx, unkeyedBase, &fired, ws)
             } else if e.times[c].trackTime >= e.times[c].trackEnd && e.state[c].next < 0 {
                 alpha = 0  // The last apply of an ending entry restores the setup pose.
@@ -54,18 +58,29 @@ extension StateKernel {
                     if t == 0 { attachments = true }
                     for k in 0..<count {
                         let tl = first &+ k
-                        switch tables.roles[tl] {
+                        // The kind decides the role here (attachment and event timelines have
+                        // their own); rotate and translate, most of the timelines, are applied
+                        // inline, read in place from the compiled table.
+                        let timeline = rig.timelines + tl
+                        switch timeline.pointee.kind {
+                        case .rotate:
+                            TimelineApply.rotate(timeline, rig, cols, ctx, time: applyTime, alpha: alpha, blend: blend)
+                        case .translate:
+                            TimelineApply.translate(
+                                timeline, rig, cols, ctx, time: applyTime, alpha: alpha, blend: blend)
                         case .attachment:
-                            applyAttachment(tl, cols, ctx, applyTime, blend, attachments, unkeyedBase)
+                            if applyAttachment(tl, cols, ctx, applyTime, blend, attachments, unkeyedBase) {
+                                restore = true
+                            }
                         case .event:
                             if fireEvents {
                                 TimelineApply.applyEvents(
-                                    rig.timelines[tl], rig, lastTime: animationLast, time: applyTime, into: &fired)
+                                    timeline.pointee, rig, lastTime: animationLast, time: applyTime, into: &fired)
                             }
                         default:
                             var none: FiredKeys? = nil
                             TimelineApply.apply(
-                                rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime,
+                                rig.timelines + tl, rig, cols, ctx, lastTime: animationLast, time: applyTime,
                                 alpha: alpha, blend: blend, direction: .mixIn, fired: &none)
                         }
                     }
@@ -86,7 +101,9 @@ extension StateKernel {
                             applyRotate(
                                 tl, cols, ctx, applyTime, alpha, timelineBlend, rotations + k &* 2, firstFrame)
                         case .attachment:
-                            applyAttachment(tl, cols, ctx, applyTime, blend, attachments, unkeyedBase)
+                            if applyAttachment(tl, cols, ctx, applyTime, blend, attachments, unkeyedBase) {
+                                restore = true
+                            }
                         case .event:
                             if fireEvents {
                                 TimelineApply.applyEvents(
@@ -95,7 +112,7 @@ extension StateKernel {
                         default:
                             var none: FiredKeys? = nil
                             TimelineApply.apply(
-                                rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime,
+                                rig.timelines + tl, rig, cols, ctx, lastTime: animationLast, time: applyTime,
                                 alpha: alpha, blend: timelineBlend, direction: .mixIn, fired: &none)
                         }
                     }
@@ -110,7 +127,7 @@ extension StateKernel {
         // Slots an attachment timeline touched without setting get their setup attachment back.
         let setupState = unkeyedBase &+ AttachmentState.setup
         let r = ctx.r
-        for k in 0..<tables.attachmentSlotCount {
+        for k in 0..<(restore ? tables.attachmentSlotCount : 0) {
             let s = Int(tables.attachmentSlots[k])
             let i = r.slot(s)
             if cols.attachmentState[i] == setupState {
@@ -193,7 +210,7 @@ extension StateKernel {
                     }
                     var none: FiredKeys? = nil
                     TimelineApply.apply(
-                        rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime, alpha: alphaMix,
+                        rig.timelines + tl, rig, cols, ctx, lastTime: animationLast, time: applyTime, alpha: alphaMix,
                         blend: blend, direction: .mixOut, fired: &none)
                 }
             } else {
@@ -251,7 +268,7 @@ extension StateKernel {
                         if drawOrder && role == .drawOrder && timelineBlend == .setup { direction = .mixIn }
                         var none: FiredKeys? = nil
                         TimelineApply.apply(
-                            rig.timelines[tl], rig, cols, ctx, lastTime: animationLast, time: applyTime, alpha: alpha,
+                            rig.timelines + tl, rig, cols, ctx, lastTime: animationLast, time: applyTime, alpha: alpha,
                             blend: timelineBlend, direction: direction, fired: &none)
                     }
                 }
@@ -313,14 +330,15 @@ extension StateKernel {
 
     /// The attachment timeline as the state applies it: `attachments` false still shows the
     /// keyed attachment for this apply but lets the setup attachment come back afterwards.
-    @inline(__always)
+    /// Returns whether it left the slot in the `setup` state.
+    @inline(__always) @discardableResult
     func applyAttachment(
         _ tl: Int, _ cols: BatchColumns, _ ctx: InstanceContext, _ time: Float, _ blend: MixBlend,
         _ attachments: Bool, _ unkeyedBase: Int32
-    ) {
+    ) -> Bool {
         let timeline = rig.timelines[tl]
         let slot = Int(timeline.target)
-        guard ctx.slotActive(rig, slot) else { return }
+        guard ctx.slotActive(rig, slot) else { return false }
         let i = ctx.r.slot(slot)
         let keys = TimelineKeys(timeline, rig)
         if time < keys.firstTime {
@@ -334,7 +352,9 @@ extension StateKernel {
             if attachments { cols.attachmentState[i] = unkeyedBase &+ AttachmentState.current }
         }
         // Not chosen in this apply: the setup attachment is restored after it.
-        if cols.attachmentState[i] <= unkeyedBase { cols.attachmentState[i] = unkeyedBase &+ AttachmentState.setup }
+        guard cols.attachmentState[i] <= unkeyedBase else { return false }
+        cols.attachmentState[i] = unkeyedBase &+ AttachmentState.setup
+        return true
     }
 
     /// A rotate timeline applied by the state outside the plain path: with alpha 1 as any
@@ -349,7 +369,7 @@ extension StateKernel {
         if alpha == 1 {
             var none: FiredKeys? = nil
             TimelineApply.apply(
-                timeline, rig, cols, ctx, lastTime: 0, time: time, alpha: 1, blend: blend, direction: .mixIn,
+                rig.timelines + tl, rig, cols, ctx, lastTime: 0, time: time, alpha: 1, blend: blend, direction: .mixIn,
                 fired: &none)
             return
         }
