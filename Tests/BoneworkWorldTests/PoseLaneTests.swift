@@ -52,8 +52,9 @@ struct PoseLaneTests {
     }
 
     /// Every reference pose trace replayed by 6 instances in a layout of 4-instance chunks (one
-    /// group of 4 in lanes, 2 one by one), and by 8 in a layout of 8 (two groups): each instance
-    /// matches the reference and, bit for bit, the one-instance replay.
+    /// group of 4 in lanes, 2 one by one), by 8 on two threads (a group per thread), and by 8 in a
+    /// layout of 8 (two groups): each instance matches the reference and, bit for bit, the
+    /// one-instance replay.
     @Test("Each trace in lanes matches the reference and the one-by-one replay", arguments: PoseGoldens.compared)
     func tracesInLanes(_ file: PoseGoldens.File) throws {
         let url = PoseGoldens.poses.appendingPathComponent(file.path)
@@ -79,8 +80,12 @@ struct PoseLaneTests {
         let framesByStep = Dictionary(
             frames.compactMap { f in (f["step"] as? Int).map { ($0, f) } }, uniquingKeysWith: { a, _ in a })
 
-        for (chunk, count) in [(4, 6), (8, 8)] {
-            let world = World(layout: ColumnLayout(chunkSize: chunk), trackCount: 1, scheduler: Scheduler(capacity: 2))
+        for (chunk, count, threads) in [(4, 6, 1), (4, 8, 2), (8, 8, 1)] {
+            // Two threads: one lane group each.
+            let scheduler = Scheduler(capacity: 2, threads: threads)
+            scheduler.minimumChunkRows = 1
+            scheduler.minimumChunkMicroseconds = 0
+            let world = World(layout: ColumnLayout(chunkSize: chunk), trackCount: 1, scheduler: scheduler)
             let entities = try (0..<count).map { _ in try world.spawn(data, skin: skin) }
             func check(_ step: Int) throws {
                 guard wanted.contains(step) else { return }
@@ -89,10 +94,12 @@ struct PoseLaneTests {
                 for (n, e) in entities.enumerated() {
                     let pose = try world.pose(e)
                     if let difference = PoseComparison.firstDifference(expected: frame, actual: pose, data: data) {
-                        Issue.record("\(file.path) chunk \(chunk) step \(step), instance \(n): \(difference)")
+                        Issue.record(
+                            "\(file.path) chunk \(chunk) threads \(threads) step \(step), instance \(n): \(difference)")
                     }
                     let same = ParallelTraceTests.bits(pose) == ParallelTraceTests.bits(expected)
-                    #expect(same, "\(file.path) chunk \(chunk) step \(step), instance \(n): bits differ")
+                    #expect(
+                        same, "\(file.path) chunk \(chunk) threads \(threads) step \(step), instance \(n): bits differ")
                 }
             }
             try check(0)
@@ -101,6 +108,9 @@ struct PoseLaneTests {
                 for step in 1...steps {
                     world.update(Float(dt))
                     try check(step)
+                }
+                if threads > 1 && Scheduler.maxThreads > 1 {
+                    #expect(world.scheduler.profiler.frame()?.chunks ?? 0 >= 2, "\(file.path): one chunk per thread")
                 }
             }
         }
