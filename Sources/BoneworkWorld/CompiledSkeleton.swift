@@ -147,6 +147,11 @@ struct RigTables {
     var attSequenceSetup: UnsafePointer<Int32>
     /// Frames of a sequence attachment, 0 when it has no sequence.
     var attSequenceCount: UnsafePointer<Int32>
+    /// What drawing the attachment shows (`SlotSystem`): its image (>= 0) when it is a region or
+    /// mesh with one and no sequence, `AttachmentDraw.never` when it is never drawn (not a region
+    /// or mesh, or a region without an image), `AttachmentDraw.resolve` otherwise (the image
+    /// depends on the slot's sequence frame, or a mesh without an image).
+    var attDraw: UnsafePointer<Int32>
     var vertexPool: UnsafePointer<Float>
     var bonePool: UnsafePointer<Int32>
     /// Weighted meshes: per influence (x, x, y, y) and (weight, weight, weight, weight) from the
@@ -187,6 +192,8 @@ struct RigTables {
     var ops: UnsafePointer<UpdateOp>
     /// planCount * boneCount flags.
     var planBoneActive: UnsafePointer<UInt8>
+    /// planCount * slotCount flags: the slot's bone is active under the plan.
+    var planSlotActive: UnsafePointer<UInt8>
     var planIKActive: UnsafePointer<UInt8>
     var planTransformActive: UnsafePointer<UInt8>
     var planPathActive: UnsafePointer<UInt8>
@@ -335,6 +342,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
         var attFrameCount: [Int32] = []
         var attSequenceSetup: [Int32] = []
         var attSequenceCount: [Int32] = []
+        var attDraw: [Int32] = []
         var vertexPool: [Float] = []
         var bonePool: [Int32] = []
         var skinPool: [SIMD4<Float>] = []
@@ -378,6 +386,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
             attFrameCount.append(a.frameCount)
             attSequenceSetup.append(a.sequence?.setupIndex ?? 0)
             attSequenceCount.append(max(0, a.sequence?.count ?? 0))
+            attDraw.append(AttachmentDraw.code(a))
         }
         var laneBones: [Int32] = []
         var laneRecord = [Int32](repeating: 0, count: boneCount)
@@ -442,6 +451,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
         var planOpCount: [Int32] = []
         var ops: [UpdateOp] = []
         var planBoneActive: [UInt8] = []
+        var planSlotActive: [UInt8] = []
         var planIK: [UInt8] = []
         var planTC: [UInt8] = []
         var planPath: [UInt8] = []
@@ -455,6 +465,11 @@ public final class CompiledSkeleton: @unchecked Sendable {
             planOpCount.append(Int32(program.ops.count))
             ops.append(contentsOf: program.ops)
             planBoneActive.append(contentsOf: program.boneActive.map { $0 ? 1 : 0 })
+            for slot in data.slots {
+                let bone = Int(slot.bone)
+                let active = bone >= 0 && bone < program.boneActive.count && program.boneActive[bone]
+                planSlotActive.append(active ? 1 : 0)
+            }
             planIK.append(contentsOf: program.ikActive.map { $0 ? 1 : 0 })
             planTC.append(contentsOf: program.transformActive.map { $0 ? 1 : 0 })
             planPath.append(contentsOf: program.pathActive.map { $0 ? 1 : 0 })
@@ -587,7 +602,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
             attBoneCount: b.freeze(attBoneCount), attWorldLength: b.freeze(attWorldLength),
             attTimeline: b.freeze(attTimeline), attFirstFrame: b.freeze(attFirstFrame),
             attFrameCount: b.freeze(attFrameCount), attSequenceSetup: b.freeze(attSequenceSetup),
-            attSequenceCount: b.freeze(attSequenceCount),
+            attSequenceCount: b.freeze(attSequenceCount), attDraw: b.freeze(attDraw),
             vertexPool: b.freeze(vertexPool), bonePool: b.freeze(bonePool),
             skinPool: b.freeze(skinPool), attSkinStart: b.freeze(attSkinStart),
             laneBones: b.freeze(laneBones), laneBoneCount: laneBones.count, laneBonePool: b.freeze(laneBonePool),
@@ -598,7 +613,8 @@ public final class CompiledSkeleton: @unchecked Sendable {
             markerPool: b.freeze(markerPool), intPool: b.freeze(intPool),
             keyPool: b.freeze(keyPool),
             planOpStart: b.freeze(planOpStart), planOpCount: b.freeze(planOpCount), ops: b.freeze(ops),
-            planBoneActive: b.freeze(planBoneActive), planIKActive: b.freeze(planIK),
+            planBoneActive: b.freeze(planBoneActive), planSlotActive: b.freeze(planSlotActive),
+            planIKActive: b.freeze(planIK),
             planTransformActive: b.freeze(planTC), planPathActive: b.freeze(planPath),
             planPhysicsActive: b.freeze(planPhysics), planAttachment: b.freeze(planAttachment),
             paths: PathTables.build(data, b), physicsValues: PhysicsTables.build(data, b))
@@ -645,6 +661,26 @@ public final class CompiledSkeleton: @unchecked Sendable {
             case .path: return "path \(data.pathConstraints[i].name)"
             case .physics: return "physics \(data.physicsConstraints[i].name)"
             }
+        }
+    }
+}
+
+/// Codes of `RigTables.attDraw` below 0.
+enum AttachmentDraw {
+    /// Never drawn.
+    static let never: Int32 = -2
+    /// Drawn; `SlotSystem.imageFrame` finds the image.
+    static let resolve: Int32 = -1
+
+    /// An attachment's `attDraw` entry.
+    static func code(_ a: AttachmentData) -> Int32 {
+        switch a.kind {
+        case .region, .mesh:
+            if a.frameCount <= 0 { return a.kind == .region ? never : resolve }
+            if (a.sequence?.count ?? 0) > 0 { return resolve }
+            return a.firstFrame >= 0 ? a.firstFrame : resolve
+        case .boundingBox, .path, .clipping, .point:
+            return never
         }
     }
 }

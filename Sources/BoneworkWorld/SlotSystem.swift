@@ -6,32 +6,43 @@ import BoneworkFormat
 /// goes to the chunk's `VertexScratch`, where the vertex system fills in world vertices.
 enum SlotSystem {
     static func update(_ cols: BatchColumns, _ rig: RigTables, range: Range<Int>, into out: VertexScratch) {
-        var n = out.drawCount
         let list = out.draws
-        let capacity = out.drawCapacity
+        var next = list + out.drawCount
+        let end = list + out.drawCapacity
+        let attDraw = rig.attDraw
+        let colorRowOfSlot = cols.colorRowOfSlot
+        let setupAlpha = rig.slotColor + 3
         for instance in range {
             let r = cols.rows(instance)
-            let active = rig.planBoneActive + Int(cols.plan[instance]) &* rig.boneCount
+            let slotActive = rig.planSlotActive + Int(cols.plan[instance]) &* rig.slotCount
             let order = cols.drawOrder + r.drawOrder
+            let stride = r.stride
+            let attachments = cols.attachment + r.slot
+            let alphas = cols.colorA + r.color
+            let row = Int32(truncatingIfNeeded: instance)
             for k in 0..<rig.slotCount {
                 let s = Int(order[k])
-                if active[Int(rig.slotBone[s])] == 0 { continue }
-                let attachment = cols.attachment[r.slot(s)]
-                if attachment < 0 { continue }
-                let kind = rig.attachmentKind(Int(attachment))
-                if kind != .region && kind != .mesh { continue }
-                if cols.slotAlpha(rig, r, slot: s) == 0 { continue }
-                let frame = imageFrame(cols, rig, r, slot: s, attachment: Int(attachment))
-                if kind == .region && frame < 0 { continue }
-                guard n < capacity else { break }
-                list[n] = VertexDraw(
-                    row: Int32(truncatingIfNeeded: instance), slot: Int32(truncatingIfNeeded: s),
-                    attachment: attachment,
+                // Most slots that draw nothing show no attachment: test that first.
+                let attachment = attachments[s &* stride]
+                if attachment < 0 || slotActive[s] == 0 { continue }
+                var frame = attDraw[Int(attachment)]
+                if frame < 0 {
+                    if frame == AttachmentDraw.never { continue }
+                    frame = imageFrame(cols, rig, r, slot: s, attachment: Int(attachment))
+                    if frame < 0 && rig.attKind[Int(attachment)] == AttachmentKind.region.rawValue { continue }
+                }
+                // The slot's alpha (`slotAlpha`): its colour row, else its setup colour.
+                let colorRow = Int(colorRowOfSlot[s])
+                let alpha = colorRow >= 0 ? alphas[colorRow &* stride] : setupAlpha[s &* 4]
+                if alpha == 0 { continue }
+                guard next < end else { break }
+                next.pointee = VertexDraw(
+                    row: row, slot: Int32(truncatingIfNeeded: s), attachment: attachment,
                     frame: frame, offset: 0, count: 0)
-                n &+= 1
+                next += 1
             }
         }
-        out.drawCount = n
+        out.drawCount = next - list
     }
 
     /// The image a slot's region or mesh attachment shows (sequence frame clamped as the
