@@ -37,7 +37,7 @@ struct CompiledTimeline {
 }
 
 /// One step of an update program (see `UpdateProgram`).
-struct UpdateOp {
+struct UpdateOp: Equatable {
     enum Kind: UInt8 {
         case bone, ik, transform, path, physics
         /// A bone with a parent that always inherits normally (no inherit timeline keys it):
@@ -461,9 +461,20 @@ public final class CompiledSkeleton: @unchecked Sendable {
             let skin = Int32(plan) - 1
             let program = UpdateProgram(data: data, skin: skin)
             programs.append(program)
-            planOpStart.append(Int32(ops.count))
+            // Skins with the same program share its steps, so instances of such skins are posed
+            // together in lanes (`PoseSystem` compares where plans' steps start).
+            let same = (0..<plan).first { p in
+                let start = Int(planOpStart[p])
+                return Int(planOpCount[p]) == program.ops.count
+                    && ops[start..<(start + program.ops.count)].elementsEqual(program.ops)
+            }
+            if let same {
+                planOpStart.append(planOpStart[same])
+            } else {
+                planOpStart.append(Int32(ops.count))
+                ops.append(contentsOf: program.ops)
+            }
             planOpCount.append(Int32(program.ops.count))
-            ops.append(contentsOf: program.ops)
             planBoneActive.append(contentsOf: program.boneActive.map { $0 ? 1 : 0 })
             for slot in data.slots {
                 let bone = Int(slot.bone)

@@ -17,7 +17,7 @@ enum PoseSystem {
             let r = cols.rows(instance)
             let c = scratch.columns(cols, r)
             if lanes && instance % PoseLanes.width == 0 && instance &+ PoseLanes.width <= range.upperBound
-                && samePlan(cols, first: instance)
+                && samePlan(cols, rig, first: instance)
             {
                 PoseLanes.pose(c, rig, first: instance, physics: physics, pathScratch: path)
                 instance &+= PoseLanes.width
@@ -28,10 +28,20 @@ enum PoseSystem {
         }
     }
 
+    /// Whether the 4 instances from `first` run the same update steps (skins with identical
+    /// programs share them, see `CompiledSkeleton`).
     @inline(__always)
-    private static func samePlan(_ cols: BatchColumns, first: Int) -> Bool {
+    private static func samePlan(_ cols: BatchColumns, _ rig: RigTables, first: Int) -> Bool {
         let p = cols.plan[first]
-        return cols.plan[first &+ 1] == p && cols.plan[first &+ 2] == p && cols.plan[first &+ 3] == p
+        let q = cols.plan[first &+ 1]
+        let r = cols.plan[first &+ 2]
+        let s = cols.plan[first &+ 3]
+        if q == p && r == p && s == p { return true }
+        @inline(__always) func steps(_ plan: Int32) -> (Int32, Int32) {
+            (rig.planOpStart[Int(plan)], rig.planOpCount[Int(plan)])
+        }
+        let first = steps(p)
+        return steps(q) == first && steps(r) == first && steps(s) == first
     }
 
     /// Poses `range` with scratch of its own (outside frames: allocates).

@@ -116,17 +116,22 @@ struct PoseLaneTests {
         }
     }
 
-    @Test("Instances of different skins (update plans) in one lane group are posed one by one, correctly")
+    @Test("Instances of different skins in one lane group are posed correctly (together when their programs agree)")
     func mixedPlans() throws {
         let data = try Examples.load("mix-and-match/mix-and-match-pro.skel", atlas: "mix-and-match/mix-and-match.atlas")
         let skins = data.skins.map(\.name).filter { $0 != "default" }.prefix(3)
         #expect(skins.count == 3)
+        // Skins without bones or constraints of their own share one update program.
+        let plain = data.skins.filter { $0.name != "default" && $0.bones.isEmpty && $0.constraints.isEmpty }.map(\.name)
+        #expect(plain.count >= 2)
         func run(_ layout: ColumnLayout) throws -> [[UInt32]] {
             let world = World(layout: layout, trackCount: 1)
             var entities: [Entity] = []
-            for n in 0..<10 {
-                // Rows 0-3 share a skin (lanes); row 6 differs from rows 4, 5, 7 (one by one).
-                let skin = n == 6 ? skins[2] : skins[(n / 4) % 2]
+            for n in 0..<14 {
+                // Rows 0-3 share a skin (lanes); row 6's skin has other bones than rows 4, 5, 7
+                // (one by one); rows 8-11 alternate two skins with the same program (lanes).
+                let skin =
+                    n >= 8 ? plain[n % 2] : n == 6 ? skins[2] : skins[(n / 4) % 2]
                 let e = try world.spawn(data, skin: skin)
                 try world.setAnimation(e, track: 0, n % 2 == 0 ? "walk" : "dance", loop: true)
                 entities.append(e)
@@ -134,6 +139,13 @@ struct PoseLaneTests {
             for _ in 0..<20 { world.update(1 / 60) }
             return try entities.map { ParallelTraceTests.bits(try world.pose($0)) }
         }
+        // The two plain skins' plans (skin index + 1) share their steps.
+        let probe = World(trackCount: 1)
+        let tables = try probe.locate(try probe.spawn(data)).batch.rig.tables
+        let first = try #require(data.skins.firstIndex { $0.name == plain[0] }) + 1
+        let second = try #require(data.skins.firstIndex { $0.name == plain[1] }) + 1
+        #expect(tables.planOpStart[first] == tables.planOpStart[second])
+        #expect(tables.planOpCount[first] == tables.planOpCount[second])
         let oneByOne = try run(.instanceMajor)
         let lanes = try run(ColumnLayout(chunkSize: 4))
         for n in oneByOne.indices { #expect(oneByOne[n] == lanes[n], "instance \(n) differs") }
