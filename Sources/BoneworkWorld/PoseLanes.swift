@@ -37,26 +37,10 @@ enum PoseLanes {
             }
             if op.kind == .ik && solveIK(cols, rig, r0, r1, r2, r3, constraint: index) { continue }
             // Lane by lane: the step and its lanes are independent of the other lanes.
-            @inline(__always) func step(_ r: InstanceRows) {
-                switch op.kind {
-                case .childBone:
-                    BoneTransform.updateChild(cols, rig, r, bone: index, parent: Int(op.parent))
-                case .bone:
-                    BoneTransform.updateFromApplied(cols, rig, r, bone: index)
-                case .ik:
-                    IKSolver.solve(cols, rig, r, constraint: index)
-                case .transform:
-                    TransformConstraintSolver.solve(cols, rig, r, constraint: index)
-                case .path:
-                    PathConstraintSolver.solve(cols, rig, r, constraint: index, scratch: pathScratch)
-                case .physics:
-                    PhysicsConstraintSolver.update(cols, rig, r, constraint: index, physics: physics)
-                }
-            }
-            step(r0)
-            step(r1)
-            step(r2)
-            step(r3)
+            PoseSystem.step(op, cols, rig, r0, physics: physics, pathScratch: pathScratch)
+            PoseSystem.step(op, cols, rig, r1, physics: physics, pathScratch: pathScratch)
+            PoseSystem.step(op, cols, rig, r2, physics: physics, pathScratch: pathScratch)
+            PoseSystem.step(op, cols, rig, r3, physics: physics, pathScratch: pathScratch)
         }
     }
 

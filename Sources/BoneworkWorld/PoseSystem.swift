@@ -91,22 +91,30 @@ enum PoseSystem {
         let ops = rig.ops + Int(rig.planOpStart[plan])
         let count = Int(rig.planOpCount[plan])
         for o in 0..<count {
-            let op = ops[o]
-            let index = Int(op.index)
-            switch op.kind {
-            case .childBone:
-                BoneTransform.updateChild(cols, rig, r, bone: index, parent: Int(op.parent))
-            case .bone:
-                BoneTransform.updateFromApplied(cols, rig, r, bone: index)
-            case .ik:
-                IKSolver.solve(cols, rig, r, constraint: index)
-            case .transform:
-                TransformConstraintSolver.solve(cols, rig, r, constraint: index)
-            case .path:
-                PathConstraintSolver.solve(cols, rig, r, constraint: index, scratch: pathScratch)
-            case .physics:
-                PhysicsConstraintSolver.update(cols, rig, r, constraint: index, physics: physics)
-            }
+            step(ops[o], cols, rig, r, physics: physics, pathScratch: pathScratch)
+        }
+    }
+
+    /// One step of an update program for the instance at rows `r`.
+    @inline(__always)
+    static func step(
+        _ op: UpdateOp, _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics,
+        pathScratch: UnsafeMutablePointer<Float>?
+    ) {
+        let index = Int(op.index)
+        switch op.kind {
+        case .childBone:
+            BoneTransform.updateChild(cols, rig, r, bone: index, parent: Int(op.parent))
+        case .bone:
+            BoneTransform.updateFromApplied(cols, rig, r, bone: index)
+        case .ik:
+            IKSolver.solve(cols, rig, r, constraint: index)
+        case .transform:
+            TransformConstraintSolver.solve(cols, rig, r, constraint: index)
+        case .path:
+            PathConstraintSolver.solve(cols, rig, r, constraint: index, scratch: pathScratch)
+        case .physics:
+            PhysicsConstraintSolver.update(cols, rig, r, constraint: index, physics: physics)
         }
     }
 }
