@@ -185,9 +185,9 @@ extension VertexSystem {
                     }
                     if deformed {
                         let deform = laneDeform(cols, rig, rows, slot: s)
-                        skinLanesDeformed(rig, attachment: attachment, UnsafeRawPointer(table), deform, out)
+                        skinLanes(rig, attachment: attachment, UnsafeRawPointer(table), deform: deform, out)
                     } else {
-                        skinLanes(rig, attachment: attachment, UnsafeRawPointer(table), out)
+                        skinLanes(rig, attachment: attachment, UnsafeRawPointer(table), deform: nil, out)
                     }
                 } else if deformed {
                     let deform = laneDeform(cols, rig, rows, slot: s)
@@ -340,45 +340,6 @@ extension VertexSystem {
         }
     }
 
-    /// `skinLanes` with deform on all 4 lanes: per influence each lane's vertex is its
-    /// (x + deform x, y + deform y), the lanes' deform offsets read as (x, y) pairs and transposed.
-    @inline(__always)
-    static func skinLanesDeformed(
-        _ rig: RigTables, attachment: Int, _ g: UnsafeRawPointer, _ deform: LaneOut, _ out: LaneOut
-    ) {
-        let length = Int(rig.attWorldLength[attachment])
-        var bones = rig.laneBonePool + Int(rig.attBoneStart[attachment])
-        var s = rig.laneSkinPool + ((Int(rig.attSkinStart[attachment]) &* 3) &>> 1)
-        var o = 0  // cursor in deform offsets (2 per influence)
-        var w = 0  // output cursor
-        while w < length {
-            var x = SIMD4<Float>(repeating: 0)
-            var y = SIMD4<Float>(repeating: 0)
-            let end = bones + 1 + Int(bones.pointee)
-            bones += 1
-            while bones < end {
-                let t = g + Int(bones.pointee)
-                let (dx, dy) = deform.load(at: o)
-                let vx = s[0] + dx
-                let vy = s[1] + dy
-                let weight = s[2]
-                let a = t.load(as: SIMD4<Float>.self)
-                let b = t.load(fromByteOffset: 16, as: SIMD4<Float>.self)
-                let c = t.load(fromByteOffset: 32, as: SIMD4<Float>.self)
-                let d = t.load(fromByteOffset: 48, as: SIMD4<Float>.self)
-                let wx = t.load(fromByteOffset: 64, as: SIMD4<Float>.self)
-                let wy = t.load(fromByteOffset: 80, as: SIMD4<Float>.self)
-                x += (vx * a + vy * b + wx) * weight
-                y += (vx * c + vy * d + wy) * weight
-                bones += 1
-                s += 3
-                o &+= 2
-            }
-            out.store(x, y, at: w)
-            w &+= 2
-        }
-    }
-
     /// Copies the 4 lanes' world transforms of the bones weighted meshes use
     /// (`RigTables.laneBones`) into `g`: per bone a, b, c, d, worldX, worldY, one vector each.
     @inline(__always)
@@ -396,16 +357,21 @@ extension VertexSystem {
         }
     }
 
-    /// World vertices of a weighted mesh without deform for 4 lanes: per vertex, from 0, per
-    /// influence in order x += (vx * a + vy * b + worldX) * weight and
-    /// y += (vx * c + vy * d + worldY) * weight. `g` holds the lanes' bone records
-    /// (`gatherLanes`), which `RigTables.laneBonePool` addresses by byte offset.
+    /// World vertices of a weighted mesh for 4 lanes: per vertex, from 0, per influence in order
+    /// x += (vx * a + vy * b + worldX) * weight and y += (vx * c + vy * d + worldY) * weight, where
+    /// with `deform` (deform on all 4 lanes) each lane's vx, vy get its deform offsets added, read
+    /// as (x, y) pairs and transposed. `g` holds the lanes' bone records (`gatherLanes`), which
+    /// `RigTables.laneBonePool` addresses by byte offset. Inlined at both call sites, so the
+    /// deform test folds away.
     @inline(__always)
-    static func skinLanes(_ rig: RigTables, attachment: Int, _ g: UnsafeRawPointer, _ out: LaneOut) {
+    static func skinLanes(
+        _ rig: RigTables, attachment: Int, _ g: UnsafeRawPointer, deform: LaneOut?, _ out: LaneOut
+    ) {
         let length = Int(rig.attWorldLength[attachment])
         var bones = rig.laneBonePool + Int(rig.attBoneStart[attachment])
         // Per influence x, y and weight in every lane.
         var s = rig.laneSkinPool + ((Int(rig.attSkinStart[attachment]) &* 3) &>> 1)
+        var o = 0  // cursor in deform offsets (2 per influence)
         var w = 0  // output cursor
         while w < length {
             var x = SIMD4<Float>(repeating: 0)
@@ -414,8 +380,14 @@ extension VertexSystem {
             bones += 1
             while bones < end {
                 let t = g + Int(bones.pointee)
-                let vx = s[0]
-                let vy = s[1]
+                var vx = s[0]
+                var vy = s[1]
+                if let deform {
+                    let (dx, dy) = deform.load(at: o)
+                    vx = vx + dx
+                    vy = vy + dy
+                    o &+= 2
+                }
                 let weight = s[2]
                 let a = t.load(as: SIMD4<Float>.self)
                 let b = t.load(fromByteOffset: 16, as: SIMD4<Float>.self)
