@@ -229,55 +229,13 @@ struct ParallelTraceTests {
 
     @Test("Each trace on two threads matches the reference and the one-thread replay", arguments: PoseGoldens.compared)
     func twoThreads(_ file: PoseGoldens.File) throws {
-        let url = PoseGoldens.poses.appendingPathComponent(file.path)
-        let reference = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any], "\(file.path)")
-        let skeleton = try #require(reference["skeleton"] as? String)
-        let animation = try #require(reference["animation"] as? String)
-        let steps = try #require(reference["steps"] as? Int)
-        let dt = try #require(reference["dt"] as? Double)
-        let frames = try #require(reference["frames"] as? [[String: Any]])
-        let atlas = try (reference["atlas"] as? String).map {
-            try AtlasReader.read(file: PoseGoldens.assets.appendingPathComponent($0).path)
-        }
-        let data = try SkeletonLoader.load(file: PoseGoldens.assets.appendingPathComponent(skeleton).path, atlas: atlas)
-        let skin = reference["skin"] as? String
-        let loop = reference["loop"] as? Bool ?? true
-        let wanted = Set(frames.compactMap { $0["step"] as? Int })
-        let single = try PoseTrace(
-            data: data, skin: skin, animation: animation, loop: loop, delta: Float(dt), steps: steps
-        )
-        .run(recording: wanted)
-        let singleByStep = Dictionary(single.map { ($0.step, $0.pose) }, uniquingKeysWith: { a, _ in a })
-        let framesByStep = Dictionary(
-            frames.compactMap { f in (f["step"] as? Int).map { ($0, f) } }, uniquingKeysWith: { a, _ in a })
-
+        let trace = try ReplayedPoseTrace(file)
         let scheduler = Scheduler(capacity: 2, threads: 2)
         scheduler.minimumChunkRows = 1
         scheduler.minimumChunkMicroseconds = 0
         scheduler.blockRows = 1
         let world = World(trackCount: 1, scheduler: scheduler)
-        let entities = try (0..<2).map { _ in try world.spawn(data, skin: skin) }
-        func check(_ step: Int) throws {
-            guard wanted.contains(step) else { return }
-            let expected = try #require(singleByStep[step])
-            let frame = try #require(framesByStep[step])
-            for (n, e) in entities.enumerated() {
-                let pose = try world.pose(e)
-                if let difference = PoseComparison.firstDifference(expected: frame, actual: pose, data: data) {
-                    Issue.record("\(file.path) step \(step), instance \(n): \(difference)")
-                }
-                #expect(Self.bits(pose) == Self.bits(expected), "\(file.path) step \(step), instance \(n): bits differ")
-            }
-        }
-        try check(0)
-        for e in entities { try world.setAnimation(e, track: 0, animation, loop: loop) }
-        if steps > 0 {
-            for step in 1...steps {
-                world.update(Float(dt))
-                try check(step)
-            }
-        }
+        try trace.replay(in: world, count: 2, label: "2 threads")
         if Scheduler.maxThreads > 1 { #expect(world.scheduler.profiler.frame()?.chunks ?? 0 >= 2) }
     }
 }
