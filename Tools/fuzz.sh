@@ -2,10 +2,12 @@
 # Runs the libFuzzer targets for the format readers, built with address sanitizer.
 #   Tools/fuzz.sh TARGET SECONDS [extra libFuzzer args]     TARGET: atlas | json | binary | all
 #   e.g. Tools/fuzz.sh json 3600 -runs=10000000             (stops at whichever limit comes first)
-# Seeds: the example exports in ../shared/spine-examples and the corpus kept in the repository
-# (Tools/Fuzz/corpus/TARGET). New inputs accumulate in .build/fuzz/work-TARGET across runs; at the
-# end the kept corpus is re-minimised (libFuzzer merge, files of at most 2 KB) and replayed by
-# Tests/BoneworkFormatTests/FuzzCorpusReplayTests.swift on every test run.
+# Seeds: the example exports in ../shared/spine-examples, the corpus kept in the repository
+# (Tools/Fuzz/corpus/TARGET) and the named regression inputs (Tools/Fuzz/regressions/TARGET). New
+# inputs accumulate in .build/fuzz/work-TARGET across runs; at the end the kept corpus is
+# re-minimised (libFuzzer merge, files of at most 2 KB) and replayed by
+# Tests/BoneworkFormatTests/FuzzCorpusReplayTests.swift on every test run. The merge may drop any
+# corpus file, so an input a test names lives in regressions/, which this script never rewrites.
 # Any crash, sanitizer report, timeout or single allocation over 4 MB (inputs are at most 4 KB)
 # stops the run with a non-zero status and leaves the input in .build/fuzz/artifacts-TARGET.
 set -euo pipefail
@@ -32,11 +34,13 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library "Tools/Fuzz/Fuzz-$target.sw
     -I "$scratch/release/Modules" -I Sources/CPNG $objects -lpng -o "$binary" 2>&1 \
     | { grep -v "Cannot export local symbol" || true; }
 corpus=Tools/Fuzz/corpus/$target
+regressions=Tools/Fuzz/regressions/$target
 seeds=$scratch/seeds-$target
 work=$scratch/work-$target
 artifacts=$scratch/artifacts-$target/
 mkdir -p "$corpus" "$seeds" "$work" "$artifacts"
 find ../shared/spine-examples -name "$pattern" -size -24k -exec cp {} "$seeds/" \;
+if [ -d "$regressions" ]; then cp "$regressions"/* "$seeds/"; fi
 echo "== fuzz $target for ${seconds}s $*"
 status=0
 "$binary" "$work" "$corpus" "$seeds" -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-4096}" -timeout=10 \

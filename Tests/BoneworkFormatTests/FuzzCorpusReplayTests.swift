@@ -2,9 +2,10 @@ import BoneworkFormat
 import Foundation
 import Testing
 
-/// Replays the inputs the fuzzers kept (Tools/Fuzz/corpus/READER, refreshed by `Tools/fuzz.sh`)
-/// through the same readers as a normal test: each must load or end in a `LoadError` that names
-/// the file and a place in it. A crash found by fuzzing stays here as a regression input.
+/// Replays the inputs the fuzzers kept (Tools/Fuzz/corpus/READER, re-minimised by every
+/// `Tools/fuzz.sh` run) through the same readers as a normal test: each must load or end in a
+/// `LoadError` that names the file and a place in it. Inputs a test names stay in
+/// Tools/Fuzz/regressions/READER, which fuzzing reads as seeds but never rewrites.
 @Suite("Fuzz corpus replay")
 struct FuzzCorpusReplayTests {
     static let corpusRoot: URL = {
@@ -12,6 +13,7 @@ struct FuzzCorpusReplayTests {
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.appendingPathComponent("Tools/Fuzz/corpus")
     }()
+    static let regressionRoot = corpusRoot.deletingLastPathComponent().appendingPathComponent("regressions")
 
     enum Reader: String, CaseIterable, Sendable {
         case atlas, json, binary
@@ -25,9 +27,15 @@ struct FuzzCorpusReplayTests {
         }
     }
 
+    /// The kept corpus plus the named regression inputs (a reader may have none of those).
     static func inputs(_ reader: Reader) throws -> [URL] {
-        let folder = corpusRoot.appendingPathComponent(reader.rawValue)
-        return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        let fileManager = FileManager.default
+        let corpus = try fileManager.contentsOfDirectory(
+            at: corpusRoot.appendingPathComponent(reader.rawValue), includingPropertiesForKeys: nil)
+        let regressions =
+            (try? fileManager.contentsOfDirectory(
+                at: regressionRoot.appendingPathComponent(reader.rawValue), includingPropertiesForKeys: nil)) ?? []
+        return (corpus + regressions)
             .filter { !$0.lastPathComponent.hasPrefix(".") }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
@@ -61,7 +69,7 @@ struct FuzzCorpusReplayTests {
     /// have resolved into 1.5 MB of images. The budget in proportion to the file's size refuses it.
     @Test("A small file cannot demand images far beyond its size")
     func sequenceFramesAreBudgetedBySize() throws {
-        let url = Self.corpusRoot.appendingPathComponent("binary/12e1f934fcf44bfa9d2a92b571db54198a2194ff")
+        let url = Self.regressionRoot.appendingPathComponent("binary/sequence-frames-beyond-file-size.skel")
         let bytes = try [UInt8](Data(contentsOf: url))
         #expect(bytes.count == 713)
         #expect(throws: LoadError.self) { try Reader.binary.read(bytes, file: "hostile.skel") }
