@@ -317,7 +317,7 @@ private struct PassWork: @unchecked Sendable {
                 timer.mark(c, .animationState)
             }
             if stages.apply && systems.apply {
-                for row in start..<end { _ = kernel.apply(row: row, cols, applySpace) }
+                kernel.apply(rows: start..<end, cols, applySpace)
                 timer.mark(c, .timelineApply)
             }
             if stages.pose {

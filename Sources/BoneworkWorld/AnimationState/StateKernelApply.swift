@@ -15,6 +15,18 @@ extension StateKernel {
     /// Queues user events and completions to `ws.events`. Returns whether any track applied.
     @discardableResult
     func apply(row: Int, _ cols: BatchColumns, _ ws: StateWorkspace) -> Bool {
+        applyRow(row, cols, ws)
+    }
+
+    /// `apply(row:)` for each row of `rows`: the per-row body inlined in one loop, so the rig
+    /// tables the body reads are set up once per block rather than once per row.
+    func apply(rows: Range<Int>, _ cols: BatchColumns, _ ws: StateWorkspace) {
+        for row in rows { applyRow(row, cols, ws) }
+    }
+
+    @inline(__always)
+    @discardableResult
+    private func applyRow(_ row: Int, _ cols: BatchColumns, _ ws: StateWorkspace) -> Bool {
         if changed[row] != 0 { animationsChanged(row: row, ws) }
         let ctx = InstanceContext(cols, rig, instance: row)
         var fired = FiredKeys(keys: ws.firedKeys, times: ws.firedTimes, capacity: ws.firedCapacity)

@@ -39,13 +39,13 @@ enum StateSystem {
         let cols = batch.columns()
         if chunks == 1 {
             let ws = store.workspace(0)
-            for row in 0..<count { k.apply(row: row, cols, ws) }
+            k.apply(rows: 0..<count, cols, ws)
         } else {
             let spaces = Workspaces((0..<chunks).map { store.workspace($0) })
             let columns = ColumnsBox(cols)
             DispatchQueue.concurrentPerform(iterations: chunks) { c in
                 let ws = spaces.items[c]
-                for row in chunkRange(c, chunks, count) { k.apply(row: row, columns.cols, ws) }
+                k.apply(rows: chunkRange(c, chunks, count), columns.cols, ws)
             }
         }
         store.collect(workers: chunks)
