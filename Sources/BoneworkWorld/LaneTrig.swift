@@ -1,3 +1,5 @@
+import BoneworkFormat
+
 /// `Trig.sinCosPair` for four angle pairs at once (`PoseLanes`): the same double-precision
 /// operations per lane, in the same order, so every lane's result is bit-identical to the scalar
 /// function's (`PoseLaneTests` checks this over millions of angles). Lanes the fast path does
@@ -76,12 +78,109 @@ enum LaneTrig {
     }
 
     @inline(__always)
-    private static func widen(_ v: Floats) -> Doubles {
+    static func widen(_ v: Floats) -> Doubles {
         Doubles(Double(v[0]), Double(v[1]), Double(v[2]), Double(v[3]))
     }
 
     @inline(__always)
-    private static func narrow(_ v: Doubles) -> Floats {
+    static func narrow(_ v: Doubles) -> Floats {
         Floats(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]))
+    }
+}
+
+/// `ArcTangent.atan2` for four argument pairs at once (`PoseLanes`' IK and inherit steps): per
+/// lane the scalar's double-precision operations in the same order, so every lane's result is
+/// bit-identical to the scalar function's (`PoseLaneTests`). The scalar picks one of five
+/// reduction intervals by branches; here every lane selects its interval's numerator,
+/// denominator and stored arc tangent, then one division and one polynomial serve all lanes.
+/// Lanes with a zero, infinite or NaN argument send all four lanes through the scalar function.
+enum LaneArcTangent {
+    typealias Floats = SIMD4<Float>
+    typealias Doubles = SIMD4<Double>
+
+    /// atan2(y, x) in degrees per lane (`ArcTangent.atan2Deg`).
+    @inline(__always)
+    static func atan2Deg(_ y: Floats, _ x: Floats) -> Floats {
+        atan2(y, x) * SpineMath.radDeg
+    }
+
+    /// atan2(y, x) in radians per lane.
+    @inline(__always)
+    static func atan2(_ y: Floats, _ x: Floats) -> Floats {
+        // Both nonzero and finite: magnitude bits in 1 ... 0x7f7f_ffff (also rules out NaN).
+        let magnitude = SIMD4<UInt32>(repeating: 0x7fff_ffff)
+        let limit = SIMD4<UInt32>(repeating: 0x7f7f_ffff)
+        let mx = unsafeBitCast(x, to: SIMD4<UInt32>.self) & magnitude
+        let my = unsafeBitCast(y, to: SIMD4<UInt32>.self) & magnitude
+        guard all(((mx &- 1) .< limit) .& ((my &- 1) .< limit)) else { return scalar(y, x) }
+        let dy = LaneTrig.widen(y)
+        let dx = LaneTrig.widen(x)
+        let q = dy / dx
+        // |q|: the sign bit cleared, as `abs` does.
+        let t = unsafeBitCast(
+            unsafeBitCast(q, to: SIMD4<UInt64>.self) & SIMD4<UInt64>(repeating: 0x7fff_ffff_ffff_ffff),
+            to: Doubles.self)
+        let z = atanPositive(t)
+        let w = Doubles(repeating: ArcTangent.piHi) - (z - Doubles(repeating: ArcTangent.piLo))
+        var v = w
+        v.replace(with: z, where: dx .> 0)
+        v.replace(with: -v, where: .!(dy .> 0))
+        return LaneTrig.narrow(v)
+    }
+
+    /// `ArcTangent.atanPositive` per lane (every lane finite and > 0).
+    @inline(__always)
+    private static func atanPositive(_ t: Doubles) -> Doubles {
+        typealias A = ArcTangent
+        @inline(__always) func v(_ c: Double) -> Doubles { Doubles(repeating: c) }
+        // Interval 0 (t < 0.4375): u = t / 1 = t, and hi - ((u * s - lo) - u) with hi = lo = 0
+        // is t - t * s bit for bit (round to nearest is symmetric), the scalar's expression.
+        var numerator = t
+        var denominator = v(1)
+        var hi = v(0)
+        var lo = v(0)
+        let in1 = t .>= v(0.4375)
+        numerator.replace(with: v(2.0) * t - v(1.0), where: in1)
+        denominator.replace(with: v(2.0) + t, where: in1)
+        hi.replace(with: v(A.hi0), where: in1)
+        lo.replace(with: v(A.lo0), where: in1)
+        let in2 = t .>= v(0.6875)
+        numerator.replace(with: t - v(1.0), where: in2)
+        denominator.replace(with: t + v(1.0), where: in2)
+        hi.replace(with: v(A.hi1), where: in2)
+        lo.replace(with: v(A.lo1), where: in2)
+        let in3 = t .>= v(1.1875)
+        numerator.replace(with: t - v(1.5), where: in3)
+        denominator.replace(with: v(1.0) + v(1.5) * t, where: in3)
+        hi.replace(with: v(A.hi2), where: in3)
+        lo.replace(with: v(A.lo2), where: in3)
+        let in4 = t .>= v(2.4375)
+        numerator.replace(with: v(-1.0), where: in4)
+        denominator.replace(with: t, where: in4)
+        hi.replace(with: v(A.hi3), where: in4)
+        lo.replace(with: v(A.lo3), where: in4)
+        let u = numerator / denominator
+        let zz = u * u
+        let ww = zz * zz
+        var odd = ww * v(A.p10)
+        odd = ww * (v(A.p8) + odd)
+        odd = ww * (v(A.p6) + odd)
+        odd = ww * (v(A.p4) + odd)
+        odd = ww * (v(A.p2) + odd)
+        odd = zz * (v(A.p0) + odd)
+        var even = ww * v(A.p9)
+        even = ww * (v(A.p7) + even)
+        even = ww * (v(A.p5) + even)
+        even = ww * (v(A.p3) + even)
+        even = ww * (v(A.p1) + even)
+        let series = odd + even
+        return hi - ((u * series - lo) - u)
+    }
+
+    @inline(never)
+    private static func scalar(_ y: Floats, _ x: Floats) -> Floats {
+        Floats(
+            ArcTangent.atan2(y[0], x[0]), ArcTangent.atan2(y[1], x[1]), ArcTangent.atan2(y[2], x[2]),
+            ArcTangent.atan2(y[3], x[3]))
     }
 }

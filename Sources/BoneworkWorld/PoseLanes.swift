@@ -36,6 +36,7 @@ enum PoseLanes {
                 continue
             }
             if op.kind == .ik && solveIK(cols, rig, r0, r1, r2, r3, constraint: index) { continue }
+            if op.kind == .bone && updateNoRotationOrReflection(cols, rig, r0, r1, r2, r3, bone: index) { continue }
             // Lane by lane: the step and its lanes are independent of the other lanes.
             PoseSystem.step(op, cols, rig, r0, physics: physics, pathScratch: pathScratch)
             PoseSystem.step(op, cols, rig, r1, physics: physics, pathScratch: pathScratch)
@@ -67,13 +68,115 @@ enum PoseLanes {
                 && cols.inheritMode(rig, r, bone: last) == normal
         }
         guard solves(r0) && solves(r1) && solves(r2) && solves(r3) else { return false }
-        IKSolver.solve(cols, rig, r0, constraint: c, world: false)
-        IKSolver.solve(cols, rig, r1, constraint: c, world: false)
-        IKSolver.solve(cols, rig, r2, constraint: c, world: false)
-        IKSolver.solve(cols, rig, r3, constraint: c, world: false)
+        if count == 2 || !oneBone(cols, rig, r0, constraint: c, bone: first, parent: firstParent) {
+            IKSolver.solve(cols, rig, r0, constraint: c, world: false)
+            IKSolver.solve(cols, rig, r1, constraint: c, world: false)
+            IKSolver.solve(cols, rig, r2, constraint: c, world: false)
+            IKSolver.solve(cols, rig, r3, constraint: c, world: false)
+        }
         updateChild(cols, rig, r0, bone: first, parent: firstParent)
         if count == 2 { updateChild(cols, rig, r0, bone: last, parent: lastParent) }
         return true
+    }
+
+    /// `IKSolver.oneBone` for the four lanes starting at `r` when none of them compresses or
+    /// stretches (the bone keeps its scale; its parent and it inherit normally, checked by the
+    /// caller): the applied rotation towards the target, lane by lane the scalar's float
+    /// operations. Returns false (nothing done) otherwise.
+    @inline(__always)
+    static func oneBone(
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, constraint c: Int, bone k: Int, parent: Int
+    ) -> Bool {
+        let ci = r.ik(c)
+        let flags =
+            UnsafeRawPointer(cols.ikCompress + ci).loadUnaligned(as: UInt32.self)
+            | UnsafeRawPointer(cols.ikStretch + ci).loadUnaligned(as: UInt32.self)
+        guard flags == 0 else { return false }
+        let alpha = load(cols.ikMix + ci)
+        let target = r.bone(Int(rig.ikTarget[c]))
+        let p = r.bone(parent)
+        let pa = load(cols.a + p)
+        let pb = load(cols.b + p)
+        let pc = load(cols.c + p)
+        let pd = load(cols.d + p)
+        let i = r.bone(k)
+        let rotation = load(cols.arotation + i)
+        let x = load(cols.worldX + target) - load(cols.worldX + p)
+        let y = load(cols.worldY + target) - load(cols.worldY + p)
+        let d = pa * pd - pb * pc
+        var tx = (x * pd - y * pb) / d - load(cols.ax + i)
+        var ty = (y * pa - x * pc) / d - load(cols.ay + i)
+        let singular = magnitude(d) .<= 0.0001
+        tx.replace(with: 0, where: singular)
+        ty.replace(with: 0, where: singular)
+        var rotationIK = -load(cols.ashearX + i) - rotation
+        rotationIK += LaneArcTangent.atan2Deg(ty, tx)
+        rotationIK.replace(with: rotationIK + 180, where: load(cols.ascaleX + i) .< 0)
+        let over = rotationIK .> 180
+        let under = rotationIK .< -180
+        rotationIK.replace(with: rotationIK - 360, where: over)
+        rotationIK.replace(with: rotationIK + 360, where: under)
+        store(rotation + rotationIK * alpha, cols.arotation + i)
+        return true
+    }
+
+    /// `BoneTransform.updateFromApplied` for the four lanes when bone `k` has a parent and
+    /// inherits noRotationOrReflection in every lane, with a parent scale not near zero: the
+    /// world transform from the applied pose, lane by lane the scalar's float operations.
+    /// Returns false (nothing done) otherwise.
+    @inline(__always)
+    static func updateNoRotationOrReflection(
+        _ cols: BatchColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
+        _ r3: InstanceRows, bone k: Int
+    ) -> Bool {
+        let parent = Int(rig.boneParent[k])
+        guard parent >= 0 else { return false }
+        let mode = Inherit.noRotationOrReflection.rawValue
+        guard
+            cols.inheritMode(rig, r0, bone: k) == mode && cols.inheritMode(rig, r1, bone: k) == mode
+                && cols.inheritMode(rig, r2, bone: k) == mode && cols.inheritMode(rig, r3, bone: k) == mode
+        else { return false }
+        let p = r0.bone(parent)
+        var pa = load(cols.a + p)
+        var pb = load(cols.b + p)
+        var pc = load(cols.c + p)
+        var pd = load(cols.d + p)
+        var s = pa * pa + pc * pc
+        guard all(s .> 0.0001) else { return false }
+        let i = r0.bone(k)
+        let x = load(cols.ax + i)
+        let y = load(cols.ay + i)
+        store(pa * x + pb * y + load(cols.worldX + p), cols.worldX + i)
+        store(pc * x + pd * y + load(cols.worldY + p), cols.worldY + i)
+        let sx = load(cols.skeletonScaleX + r0.instance)
+        let sy = load(cols.skeletonScaleY + r0.instance)
+        s = magnitude(pa * pd - pb * pc) / s
+        pa /= sx
+        pc /= sy
+        pb = pc * s
+        pd = pa * s
+        let prx = LaneArcTangent.atan2Deg(pc, pa)
+        let rotation = load(cols.arotation + i)
+        let degRad = SpineMath.degRad
+        let t = LaneTrig.sinCosPair(
+            (rotation + load(cols.ashearX + i) - prx) * degRad, (rotation + load(cols.ashearY + i) - prx + 90) * degRad)
+        let scaleX = load(cols.ascaleX + i)
+        let scaleY = load(cols.ascaleY + i)
+        let la = t.cosX * scaleX
+        let lb = t.cosY * scaleY
+        let lc = t.sinX * scaleX
+        let ld = t.sinY * scaleY
+        store((pa * la - pb * lc) * sx, cols.a + i)
+        store((pa * lb - pb * ld) * sx, cols.b + i)
+        store((pc * la + pd * lc) * sy, cols.c + i)
+        store((pc * lb + pd * ld) * sy, cols.d + i)
+        return true
+    }
+
+    /// |v| per lane: the sign bit cleared, as `abs` does.
+    @inline(__always)
+    static func magnitude(_ v: SIMD4<Float>) -> SIMD4<Float> {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) & 0x7fff_ffff, to: SIMD4<Float>.self)
     }
 
     /// The four lanes' local poses become their applied poses.

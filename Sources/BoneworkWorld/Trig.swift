@@ -99,29 +99,29 @@ enum Trig {
 /// millions of argument pairs. Zeros, infinities and NaN fall back to libm.
 enum ArcTangent {
     // atan(0.5), atan(1), atan(1.5), atan(inf) = π/2: high and low parts.
-    private static let hi0: Double = 4.63647609000806093515e-01
-    private static let hi1: Double = 7.85398163397448278999e-01
-    private static let hi2: Double = 9.82793723247329054082e-01
-    private static let hi3: Double = 1.57079632679489655800e+00
-    private static let lo0: Double = 2.26987774529616870924e-17
-    private static let lo1: Double = 3.06161699786838301793e-17
-    private static let lo2: Double = 1.39033110312309984516e-17
-    private static let lo3: Double = 6.12323399573676603587e-17
+    static let hi0: Double = 4.63647609000806093515e-01
+    static let hi1: Double = 7.85398163397448278999e-01
+    static let hi2: Double = 9.82793723247329054082e-01
+    static let hi3: Double = 1.57079632679489655800e+00
+    static let lo0: Double = 2.26987774529616870924e-17
+    static let lo1: Double = 3.06161699786838301793e-17
+    static let lo2: Double = 1.39033110312309984516e-17
+    static let lo3: Double = 6.12323399573676603587e-17
     // atan(t) = t - t * (z * (p0 + z^2 * (p2 + ...)) + z^2 * (p1 + z^2 * (p3 + ...))), z = t^2.
-    private static let p0: Double = 3.33333333333329318027e-01
-    private static let p1: Double = -1.99999999998764832476e-01
-    private static let p2: Double = 1.42857142725034663711e-01
-    private static let p3: Double = -1.11111104054623557880e-01
-    private static let p4: Double = 9.09088713343650656196e-02
-    private static let p5: Double = -7.69187620504482999495e-02
-    private static let p6: Double = 6.66107313738753120669e-02
-    private static let p7: Double = -5.83357013379057348645e-02
-    private static let p8: Double = 4.97687799461593236017e-02
-    private static let p9: Double = -3.65315727442169155270e-02
-    private static let p10: Double = 1.62858201153657823623e-02
+    static let p0: Double = 3.33333333333329318027e-01
+    static let p1: Double = -1.99999999998764832476e-01
+    static let p2: Double = 1.42857142725034663711e-01
+    static let p3: Double = -1.11111104054623557880e-01
+    static let p4: Double = 9.09088713343650656196e-02
+    static let p5: Double = -7.69187620504482999495e-02
+    static let p6: Double = 6.66107313738753120669e-02
+    static let p7: Double = -5.83357013379057348645e-02
+    static let p8: Double = 4.97687799461593236017e-02
+    static let p9: Double = -3.65315727442169155270e-02
+    static let p10: Double = 1.62858201153657823623e-02
     // π in double, and the rest of π below it.
-    private static let piHi: Double = 3.14159265358979311600e+00
-    private static let piLo: Double = 1.22464679914735317723e-16
+    static let piHi: Double = 3.14159265358979311600e+00
+    static let piLo: Double = 1.22464679914735317723e-16
 
     /// atan2(y, x) in radians.
     @inline(__always)
@@ -175,7 +175,7 @@ enum ArcTangent {
 
     /// The polynomial part of atan(u) / u - 1, negated, for z = u^2.
     @inline(__always)
-    private static func series(_ z: Double) -> Double {
+    static func series(_ z: Double) -> Double {
         let w = z * z
         let odd = z * (p0 + w * (p2 + w * (p4 + w * (p6 + w * (p8 + w * p10)))))
         let even = w * (p1 + w * (p3 + w * (p5 + w * (p7 + w * p9))))

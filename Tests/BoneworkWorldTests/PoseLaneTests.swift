@@ -51,6 +51,61 @@ struct PoseLaneTests {
         #expect(mismatches == 0, "\(mismatches) lanes differ, first: \(firstMismatch)")
     }
 
+    @Test(
+        "LaneArcTangent.atan2 is ArcTangent.atan2 in every lane, bit for bit (every reduction interval, fallback lanes)"
+    )
+    func laneArcTangentMatchesScalar() {
+        var state: UInt64 = 123
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        // Quotients around the interval boundaries of the reduction, and directions on circles.
+        let boundaries: [Double] = [0.4375, 0.6875, 1.1875, 2.4375]
+        var mismatches = 0
+        var firstMismatch = ""
+        var fallbacks = 0
+        for n in 0..<400_000 {
+            var y = SIMD4<Float>()
+            var x = SIMD4<Float>()
+            for lane in 0..<4 {
+                let u = next() * 2 - 1
+                let v = next() * 2 - 1
+                if (n + lane) % 2 == 0 {
+                    let t = boundaries[(n + lane) % 4] * (1 + u * 1e-3)
+                    x[lane] = Float(v * 100 + (v < 0 ? -0.01 : 0.01))
+                    y[lane] = Float(t * Double(x[lane])) * (u < 0 ? -1 : 1)
+                } else {
+                    let radius = Foundation.exp(v * 12)
+                    y[lane] = Float(Foundation.sin(u * Double.pi) * radius)
+                    x[lane] = Float(Foundation.cos(u * Double.pi) * radius)
+                }
+            }
+            // Some groups with a lane the fast path does not take.
+            let specials: [Float] = [0, -0.0, .infinity, .nan]
+            if n % 1000 == 1 {
+                y[n % 4] = specials[(n / 1000) % 4]
+                fallbacks += 1
+            }
+            if n % 1000 == 2 { x[(n / 1000) % 4] = specials[(n / 1000) % 4] }
+            let t = LaneArcTangent.atan2(y, x)
+            let degrees = LaneArcTangent.atan2Deg(y, x)
+            for lane in 0..<4 {
+                let e = ArcTangent.atan2(y[lane], x[lane])
+                let same =
+                    (t[lane].bitPattern == e.bitPattern || (t[lane].isNaN && e.isNaN))
+                    && (degrees[lane].bitPattern == ArcTangent.atan2Deg(y[lane], x[lane]).bitPattern
+                        || degrees[lane].isNaN && e.isNaN)
+                if !same {
+                    if mismatches == 0 { firstMismatch = "atan2(\(y[lane]), \(x[lane])): \(t[lane]) vs \(e)" }
+                    mismatches += 1
+                }
+            }
+        }
+        #expect(fallbacks > 0)
+        #expect(mismatches == 0, "\(mismatches) lanes differ, first: \(firstMismatch)")
+    }
+
     /// Every reference pose trace replayed by 6 instances in a layout of 4-instance chunks (one
     /// group of 4 in lanes, 2 one by one), by 8 on two threads (a group per thread), and by 8 in a
     /// layout of 8 (two groups): each instance matches the reference and, bit for bit, the
