@@ -35,6 +35,7 @@ enum PoseLanes {
                 updateChild(cols, rig, r0, bone: index, parent: Int(op.parent))
                 continue
             }
+            if idle(op, cols, r0) { continue }
             if op.kind == .ik && solveIK(cols, rig, r0, r1, r2, r3, constraint: index) { continue }
             if op.kind == .bone && updateNoRotationOrReflection(cols, rig, r0, r1, r2, r3, bone: index) { continue }
             // Lane by lane: the step and its lanes are independent of the other lanes.
@@ -42,6 +43,25 @@ enum PoseLanes {
             PoseSystem.step(op, cols, rig, r1, physics: physics, pathScratch: pathScratch)
             PoseSystem.step(op, cols, rig, r2, physics: physics, pathScratch: pathScratch)
             PoseSystem.step(op, cols, rig, r3, physics: physics, pathScratch: pathScratch)
+        }
+    }
+
+    /// Whether constraint step `op` has every mix at 0 in all four lanes (the solvers then leave
+    /// the pose as it is).
+    @inline(__always)
+    static func idle(_ op: UpdateOp, _ cols: BatchColumns, _ r: InstanceRows) -> Bool {
+        let zero = SIMD4<Float>(repeating: 0)
+        switch op.kind {
+        case .ik:
+            return all(load(cols.ikMix + r.ik(Int(op.index))) .== zero)
+        case .transform:
+            let i = r.transform(Int(op.index))
+            return all(
+                (load(cols.tcMixRotate + i) .== zero) .& (load(cols.tcMixX + i) .== zero)
+                    .& (load(cols.tcMixY + i) .== zero) .& (load(cols.tcMixScaleX + i) .== zero)
+                    .& (load(cols.tcMixScaleY + i) .== zero) .& (load(cols.tcMixShearY + i) .== zero))
+        default:
+            return false
         }
     }
 
