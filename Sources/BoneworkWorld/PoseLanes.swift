@@ -81,18 +81,19 @@ enum PoseLanes {
             cols.inheritMode(rig, r0, bone: k) == mode && cols.inheritMode(rig, r1, bone: k) == mode
                 && cols.inheritMode(rig, r2, bone: k) == mode && cols.inheritMode(rig, r3, bone: k) == mode
         else { return false }
-        let p = r0.bone(parent)
-        var pa = load(cols.a + p)
-        var pb = load(cols.b + p)
-        var pc = load(cols.c + p)
-        var pd = load(cols.d + p)
+        let parentWorld = LaneWorld(cols, r0.bone(parent))
+        var pa = parentWorld.a
+        var pb = parentWorld.b
+        var pc = parentWorld.c
+        var pd = parentWorld.d
         var s = pa * pa + pc * pc
         guard all(s .> 0.0001) else { return false }
         let i = r0.bone(k)
         let x = load(cols.ax + i)
         let y = load(cols.ay + i)
-        store(pa * x + pb * y + load(cols.worldX + p), cols.worldX + i)
-        store(pc * x + pd * y + load(cols.worldY + p), cols.worldY + i)
+        let origin = parentWorld.point(x, y)
+        store(origin.x, cols.worldX + i)
+        store(origin.y, cols.worldY + i)
         let sx = load(cols.skeletonScaleX + r0.instance)
         let sy = load(cols.skeletonScaleY + r0.instance)
         s = magnitude(pa * pd - pb * pc) / s
@@ -172,17 +173,14 @@ enum PoseLanes {
         } else {
             l = local(rotation: rotation, scaleX: scaleX, scaleY: scaleY, shearX: shearX, shearY: shearY)
         }
-        let p = r.bone(parent)
-        let pa = load(c.a + p)
-        let pb = load(c.b + p)
-        let pc = load(c.c + p)
-        let pd = load(c.d + p)
-        store(pa * x + pb * y + load(c.worldX + p), c.worldX + i)
-        store(pc * x + pd * y + load(c.worldY + p), c.worldY + i)
-        store(pa * l.a + pb * l.c, c.a + i)
-        store(pa * l.b + pb * l.d, c.b + i)
-        store(pc * l.a + pd * l.c, c.c + i)
-        store(pc * l.b + pd * l.d, c.d + i)
+        let p = LaneWorld(c, r.bone(parent))
+        let origin = p.point(x, y)
+        store(origin.x, c.worldX + i)
+        store(origin.y, c.worldY + i)
+        store(p.a * l.a + p.b * l.c, c.a + i)
+        store(p.a * l.b + p.b * l.d, c.b + i)
+        store(p.c * l.a + p.d * l.c, c.c + i)
+        store(p.c * l.b + p.d * l.d, c.d + i)
     }
 
     /// `BoneTransform.local` per lane.
@@ -204,5 +202,32 @@ enum PoseLanes {
     @inline(__always)
     static func store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
+    }
+}
+
+/// One bone's world transform in the four lanes of a `PoseLanes` group.
+struct LaneWorld {
+    let a: SIMD4<Float>
+    let b: SIMD4<Float>
+    let c: SIMD4<Float>
+    let d: SIMD4<Float>
+    let x: SIMD4<Float>
+    let y: SIMD4<Float>
+
+    /// The lanes of element `i` (the group's first row) of `cols`' world transform columns.
+    @inline(__always)
+    init(_ cols: BatchColumns, _ i: Int) {
+        a = PoseLanes.load(cols.a + i)
+        b = PoseLanes.load(cols.b + i)
+        c = PoseLanes.load(cols.c + i)
+        d = PoseLanes.load(cols.d + i)
+        x = PoseLanes.load(cols.worldX + i)
+        y = PoseLanes.load(cols.worldY + i)
+    }
+
+    /// A point of the bone's space in world space, per lane (a·px + b·py + x, c·px + d·py + y).
+    @inline(__always)
+    func point(_ px: SIMD4<Float>, _ py: SIMD4<Float>) -> (x: SIMD4<Float>, y: SIMD4<Float>) {
+        (a * px + b * py + x, c * px + d * py + y)
     }
 }
