@@ -8,9 +8,10 @@ extension PoseLanes {
     typealias F = SIMD4<Float>
 
     /// IK constraint `c` for the four lanes when every lane solves it (mix not 0) and its bones
-    /// have parents and inherit normally: each lane's solver writes the applied poses, then the
-    /// bones' world transforms are computed in lanes (parent first), exactly as the solver's own
-    /// update would. Returns false (nothing done) otherwise.
+    /// have parents and inherit normally: the applied poses are solved in lanes (`oneBone`,
+    /// `twoBone`) or, off their common path, by each lane's scalar solver; then the bones' world
+    /// transforms are computed in lanes (parent first), exactly as the solver's own update would.
+    /// Returns false (nothing done) otherwise.
     @inline(__always)
     static func solveIK(
         _ cols: BatchColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
