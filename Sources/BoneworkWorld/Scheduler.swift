@@ -101,7 +101,8 @@ public final class Scheduler {
     /// Chosen by measurement on this project's 2-core machine (Benchmarks/CHUNKING.md): blocks
     /// under 16 rows pay for their clock readings (two per system per block), blocks of 128
     /// spineboy-sized rows (about 1 MB of columns) were as fast as any; two threads first beat one
-    /// at 32 spineboys (about 160 µs of work per frame), lost below.
+    /// at roughly 150–250 µs of work per frame (section 3 over several runs; the crossover moves
+    /// with the other tenants' load), lost below.
     public static let defaultBlockRows = 128
     public static let defaultMinimumChunkRows = 16
     public static let defaultMinimumChunkMicroseconds = 80.0
