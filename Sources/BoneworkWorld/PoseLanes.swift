@@ -204,30 +204,3 @@ enum PoseLanes {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
     }
 }
-
-/// One bone's world transform in the four lanes of a `PoseLanes` group.
-struct LaneWorld {
-    let a: SIMD4<Float>
-    let b: SIMD4<Float>
-    let c: SIMD4<Float>
-    let d: SIMD4<Float>
-    let x: SIMD4<Float>
-    let y: SIMD4<Float>
-
-    /// The lanes of element `i` (the group's first row) of `cols`' world transform columns.
-    @inline(__always)
-    init(_ cols: BatchColumns, _ i: Int) {
-        a = PoseLanes.load(cols.a + i)
-        b = PoseLanes.load(cols.b + i)
-        c = PoseLanes.load(cols.c + i)
-        d = PoseLanes.load(cols.d + i)
-        x = PoseLanes.load(cols.worldX + i)
-        y = PoseLanes.load(cols.worldY + i)
-    }
-
-    /// A point of the bone's space in world space, per lane (a·px + b·py + x, c·px + d·py + y).
-    @inline(__always)
-    func point(_ px: SIMD4<Float>, _ py: SIMD4<Float>) -> (x: SIMD4<Float>, y: SIMD4<Float>) {
-        (a * px + b * py + x, c * px + d * py + y)
-    }
-}

@@ -431,20 +431,11 @@ struct LaneBones {
         stride = r.stride &* MemoryLayout<Float>.stride
     }
 
-    /// One bone's world transform, one lane per instance.
-    struct Matrix {
-        var a: SIMD4<Float>
-        var b: SIMD4<Float>
-        var c: SIMD4<Float>
-        var d: SIMD4<Float>
-        var x: SIMD4<Float>
-        var y: SIMD4<Float>
-    }
-
+    /// Bone `k`'s world transform, one lane per instance.
     @inline(__always)
-    func bone(_ k: Int) -> Matrix {
+    func bone(_ k: Int) -> LaneWorld {
         let o = k &* stride
-        return Matrix(
+        return LaneWorld(
             a: a.load(fromByteOffset: o, as: SIMD4<Float>.self), b: b.load(fromByteOffset: o, as: SIMD4<Float>.self),
             c: c.load(fromByteOffset: o, as: SIMD4<Float>.self), d: d.load(fromByteOffset: o, as: SIMD4<Float>.self),
             x: x.load(fromByteOffset: o, as: SIMD4<Float>.self), y: y.load(fromByteOffset: o, as: SIMD4<Float>.self))
