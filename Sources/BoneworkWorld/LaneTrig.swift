@@ -95,8 +95,8 @@ enum LaneTrig {
 /// denominator and stored arc tangent, then one division and one polynomial serve all lanes.
 /// Lanes with a zero, infinite or NaN argument send all four lanes through the scalar function.
 enum LaneArcTangent {
-    typealias Floats = SIMD4<Float>
-    typealias Doubles = SIMD4<Double>
+    typealias Floats = LaneTrig.Floats
+    typealias Doubles = LaneTrig.Doubles
 
     /// atan2(y, x) in degrees per lane (`ArcTangent.atan2Deg`).
     @inline(__always)

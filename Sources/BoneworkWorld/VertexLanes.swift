@@ -191,9 +191,9 @@ extension VertexSystem {
                     }
                 } else if deformed {
                     let deform = laneDeform(cols, rig, rows, slot: s)
-                    meshLanesDeformed(rig, attachment: attachment, lanes, bone: Int(rig.slotBone[s]), deform, out)
+                    meshLanes(rig, attachment: attachment, lanes, bone: Int(rig.slotBone[s]), deform: deform, out)
                 } else {
-                    meshLanes(rig, attachment: attachment, lanes, bone: Int(rig.slotBone[s]), out)
+                    meshLanes(rig, attachment: attachment, lanes, bone: Int(rig.slotBone[s]), deform: nil, out)
                 }
                 continue
             }
@@ -289,25 +289,35 @@ extension VertexSystem {
     @inline(__always)
     static func regionLanes(_ t: LaneBones, bone: Int, corners o: UnsafePointer<Float>, _ out: LaneOut) {
         let m = t.bone(bone)
+        @inline(__always) func corner(_ j: Int) -> (x: SIMD4<Float>, y: SIMD4<Float>) {
+            m.point(SIMD4(repeating: o[j]), SIMD4(repeating: o[j &+ 1]))
+        }
         // Corner offsets are stored BL, UL, UR, BR; output starts at BR.
-        out.store(o[6] * m.a + o[7] * m.b + m.x, o[6] * m.c + o[7] * m.d + m.y, at: 0)
-        out.store(o[0] * m.a + o[1] * m.b + m.x, o[0] * m.c + o[1] * m.d + m.y, at: 2)
-        out.store(o[2] * m.a + o[3] * m.b + m.x, o[2] * m.c + o[3] * m.d + m.y, at: 4)
-        out.store(o[4] * m.a + o[5] * m.b + m.x, o[4] * m.c + o[5] * m.d + m.y, at: 6)
+        out.store(corner(6), at: 0)
+        out.store(corner(0), at: 2)
+        out.store(corner(2), at: 4)
+        out.store(corner(4), at: 6)
     }
 
-    /// World vertices of an unweighted mesh without deform for 4 lanes:
-    /// x = vx * a + vy * b + worldX, y = vx * c + vy * d + worldY.
+    /// World vertices of an unweighted mesh for 4 lanes: x = vx * a + vy * b + worldX,
+    /// y = vx * c + vy * d + worldY, from the setup vertices, or with `deform` from each lane's
+    /// deform buffer (read as (x, y) pairs and transposed). Callers pass `deform` or `nil` at
+    /// separate call sites, so each inlined copy knows which.
     @inline(__always)
-    static func meshLanes(_ rig: RigTables, attachment: Int, _ t: LaneBones, bone: Int, _ out: LaneOut) {
+    static func meshLanes(
+        _ rig: RigTables, attachment: Int, _ t: LaneBones, bone: Int, deform: LaneOut?, _ out: LaneOut
+    ) {
         let length = Int(rig.attWorldLength[attachment])
         let vertices = rig.vertexPool + Int(rig.attVertexStart[attachment])
         let m = t.bone(bone)
         var v = 0
         while v < length {
-            let vx = vertices[v]
-            let vy = vertices[v &+ 1]
-            out.store(vx * m.a + vy * m.b + m.x, vx * m.c + vy * m.d + m.y, at: v)
+            if let deform {
+                let (vx, vy) = deform.load(at: v)
+                out.store(m.point(vx, vy), at: v)
+            } else {
+                out.store(m.point(SIMD4(repeating: vertices[v]), SIMD4(repeating: vertices[v &+ 1])), at: v)
+            }
             v &+= 2
         }
     }
@@ -322,22 +332,6 @@ extension VertexSystem {
         return LaneOut(
             cols.deform + (rows.0.deform &+ offset), cols.deform + (rows.1.deform &+ offset),
             cols.deform + (rows.2.deform &+ offset), cols.deform + (rows.3.deform &+ offset))
-    }
-
-    /// World vertices of an unweighted mesh with deform on all 4 lanes: each lane's positions
-    /// come from its deform buffer (`deform`), read as (x, y) pairs and transposed.
-    @inline(__always)
-    static func meshLanesDeformed(
-        _ rig: RigTables, attachment: Int, _ t: LaneBones, bone: Int, _ deform: LaneOut, _ out: LaneOut
-    ) {
-        let length = Int(rig.attWorldLength[attachment])
-        let m = t.bone(bone)
-        var v = 0
-        while v < length {
-            let (vx, vy) = deform.load(at: v)
-            out.store(vx * m.a + vy * m.b + m.x, vx * m.c + vy * m.d + m.y, at: v)
-            v &+= 2
-        }
     }
 
     /// Copies the 4 lanes' world transforms of the bones weighted meshes use
@@ -472,6 +466,12 @@ struct LaneOut {
         UnsafeMutableRawPointer(p1 + w).storeBytes(of: low[1], as: Double.self)
         UnsafeMutableRawPointer(p2 + w).storeBytes(of: high[0], as: Double.self)
         UnsafeMutableRawPointer(p3 + w).storeBytes(of: high[1], as: Double.self)
+    }
+
+    /// `store` of a point (`LaneWorld.point`).
+    @inline(__always)
+    func store(_ point: (x: SIMD4<Float>, y: SIMD4<Float>), at w: Int) {
+        store(point.x, point.y, at: w)
     }
 
     /// Reads lane i's floats w, w + 1 as (x[i], y[i]): one 8-byte load per lane, then the
