@@ -14,22 +14,30 @@ enum LaneTrig {
         let dx = widen(x)
         let dy = widen(y)
         let e = ((dy - dx) - Doubles(repeating: Trig.halfPiHi)) - Doubles(repeating: Trig.halfPiLo)
+        // |x| < 1e5 is tested on the floats (widening is exact) and |e| < 1e-4 on the doubles,
+        // whose 64-bit lane masks are narrowed to 32 bits so that one 4-lane test covers both.
         // Comparisons with NaN are false, so NaN lanes take the scalar path too.
-        let inRange = (dx .< Doubles(repeating: 1.0e5)) .& (dx .> Doubles(repeating: -1.0e5))
-        let nearQuarter = (e .< Doubles(repeating: 1.0e-4)) .& (e .> Doubles(repeating: -1.0e-4))
-        guard all(inRange .& nearQuarter) else { return scalar(x, y) }
-        let (s, c) = reduced(dx)
+        let xInRange = PoseLanes.magnitude(x) .< Floats(repeating: 1.0e5)
+        let eSmall = magnitude(e) .< Doubles(repeating: 1.0e-4)
+        let eSmall32 = SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(eSmall, to: SIMD4<Int64>.self))
+        guard all(xInRange .& (eSmall32 .!= 0)) else { return scalar(x, y) }
+        let r = reducedUnturned(dx)
         let e2 = e * e
         let cosE = Doubles(repeating: 1.0) - Doubles(repeating: 0.5) * e2
         let sinE = e - (e * e2) * Doubles(repeating: 1.0 / 6.0)
-        let sinY = c * cosE - s * sinE
-        let cosY = -(s * cosE + c * sinE)
-        return (narrow(s), narrow(c), narrow(sinY), narrow(cosY))
+        let u = r.cos * cosE - r.sin * sinE
+        let v = r.sin * cosE + r.cos * sinE
+        let p = turn(narrow(r.sin), narrow(r.cos), r.quadrant)
+        // -v by its sign bit, as the scalar's negation (SIMD's prefix minus is 0 - v, which
+        // turns -0 into +0).
+        let q = turn(narrow(u), narrow(v), r.quadrant, negatingCosine: true)
+        return (p.sin, p.cos, q.sin, q.cos)
     }
 
-    /// Sine and cosine of `d` (every lane |d| < 1e5), as `Trig`'s reduction and polynomials.
+    /// `Trig.reducedUnturned` per lane (every lane |d| < 1e5): the reduced angle's sine and
+    /// cosine, and k's low bits (in the low 32 bits of each lane's shifted double).
     @inline(__always)
-    private static func reduced(_ d: Doubles) -> (sin: Doubles, cos: Doubles) {
+    private static func reducedUnturned(_ d: Doubles) -> (sin: Doubles, cos: Doubles, quadrant: SIMD4<UInt32>) {
         @inline(__always) func v(_ x: Double) -> Doubles { Doubles(repeating: x) }
         let shifted = d * v(Trig.twoOverPi) + v(Trig.roundingShift)
         let k = shifted - v(Trig.roundingShift)
@@ -52,16 +60,31 @@ enum LaneTrig {
         let hz = v(0.5) * z
         let w = v(1.0) - hz
         let cosR = w + (((v(1.0) - w) - hz) + (z * z) * pc)
-        // Quadrant (k's low bits): 0 (s, c), 1 (c, -s), 2 (-s, -c), 3 (-c, s).
-        let quadrant = unsafeBitCast(shifted, to: SIMD4<UInt64>.self) & 3
-        let swap = (quadrant & 1) .!= 0
-        var sine = sinR
-        var cosine = cosR
-        sine.replace(with: cosR, where: swap)
-        cosine.replace(with: sinR, where: swap)
-        sine.replace(with: -sine, where: (quadrant & 2) .!= 0)
-        cosine.replace(with: -cosine, where: ((quadrant &+ 1) & 2) .!= 0)
-        return (sine, cosine)
+        let quadrant = SIMD4<UInt32>(truncatingIfNeeded: unsafeBitCast(shifted, to: SIMD4<UInt64>.self)) & 3
+        return (sinR, cosR, quadrant)
+    }
+
+    /// `Trig.turn` per lane, on the float bits: the quadrant's odd bit swaps sine and cosine,
+    /// and a quadrant of 2 or 3 (sine) or of 1 or 2 (cosine) flips the sign bit.
+    @inline(__always)
+    private static func turn(
+        _ s: Floats, _ c: Floats, _ quadrant: SIMD4<UInt32>, negatingCosine: Bool = false
+    ) -> (sin: Floats, cos: Floats) {
+        let sBits = unsafeBitCast(s, to: SIMD4<UInt32>.self)
+        let cBits = unsafeBitCast(c, to: SIMD4<UInt32>.self) ^ (negatingCosine ? 0x8000_0000 : 0)
+        let swap = (sBits ^ cBits) & (0 &- (quadrant & 1))
+        let sineSign = (quadrant & 2) &<< 30
+        let cosineSign = ((quadrant &+ 1) & 2) &<< 30
+        return (
+            unsafeBitCast(sBits ^ swap ^ sineSign, to: Floats.self),
+            unsafeBitCast(cBits ^ swap ^ cosineSign, to: Floats.self)
+        )
+    }
+
+    /// |v| per lane: the sign bit cleared.
+    @inline(__always)
+    private static func magnitude(_ v: Doubles) -> Doubles {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt64>.self) & 0x7fff_ffff_ffff_ffff, to: Doubles.self)
     }
 
     @inline(never)

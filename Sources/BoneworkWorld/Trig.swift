@@ -50,6 +50,10 @@ enum Trig {
     /// cos(y) = -(sin(x)cos(e) + cos(x)sin(e)), with a few-term series for e (|e| < 1e-4), so one
     /// polynomial evaluation serves both pairs at the same double accuracy. Other pairs are
     /// evaluated one by one. `TrigTests` checks the results against libm.
+    ///
+    /// The formula is applied to the reduced angle's sine and cosine before the quadrant turn:
+    /// a turn only swaps and negates, which commutes with it exactly, and done last it works on
+    /// floats (what `LaneTrig` relies on to keep its lanes in 32-bit masks).
     @inline(__always)
     static func sinCosPair(_ x: Float, _ y: Float) -> (sinX: Float, cosX: Float, sinY: Float, cosY: Float) {
         let dx = Double(x)
@@ -61,16 +65,33 @@ enum Trig {
             let q = sinCos(y)
             return (p.sin, p.cos, q.sin, q.cos)
         }
-        let (s, c) = reduced(dx)
+        let (s, c, quadrant) = reducedUnturned(dx)
         let e2 = e * e
         let cosE = 1.0 - 0.5 * e2
         let sinE = e - e * e2 * (1.0 / 6.0)
-        return (Float(s), Float(c), Float(c * cosE - s * sinE), Float(-(s * cosE + c * sinE)))
+        let u = c * cosE - s * sinE
+        let v = s * cosE + c * sinE
+        let p = turn(Float(s), Float(c), quadrant)
+        let q = turn(Float(u), -Float(v), quadrant)
+        return (p.sin, p.cos, q.sin, q.cos)
     }
 
     /// Sine and cosine of `d` (|d| < 1e5) in double.
     @inline(__always)
     private static func reduced(_ d: Double) -> (sin: Double, cos: Double) {
+        let (s, c, quadrant) = reducedUnturned(d)
+        switch quadrant {
+        case 0: return (s, c)
+        case 1: return (c, -s)
+        case 2: return (-s, -c)
+        default: return (-c, s)
+        }
+    }
+
+    /// Sine and cosine of `d` as `reduced` before the quadrant turn: of r = d - k·π/2 in
+    /// [-π/4, π/4], and k's low two bits.
+    @inline(__always)
+    static func reducedUnturned(_ d: Double) -> (sin: Double, cos: Double, quadrant: Int) {
         // Round to the nearest integer, ties to even, without a libm call: adding and subtracting
         // 1.5 * 2^52 leaves no fraction bits (exact for |x| < 2^51; here |x| < 2^17).
         let shifted = d * twoOverPi + roundingShift
@@ -82,11 +103,18 @@ enum Trig {
         let w = 1.0 - hz
         let cosR = w + (((1.0 - w) - hz) + z * z * (c1 + z * (c2 + z * (c3 + z * (c4 + z * (c5 + z * c6))))))
         // The low bits of the shifted value's significand are k's low bits.
-        switch Int(truncatingIfNeeded: shifted.bitPattern) & 3 {
-        case 0: return (sinR, cosR)
-        case 1: return (cosR, -sinR)
-        case 2: return (-sinR, -cosR)
-        default: return (-cosR, sinR)
+        return (sinR, cosR, Int(truncatingIfNeeded: shifted.bitPattern) & 3)
+    }
+
+    /// (sin, cos) of r turned by `quadrant` quarter turns: 0 (s, c), 1 (c, -s), 2 (-s, -c),
+    /// 3 (-c, s).
+    @inline(__always)
+    static func turn(_ s: Float, _ c: Float, _ quadrant: Int) -> (sin: Float, cos: Float) {
+        switch quadrant {
+        case 0: return (s, c)
+        case 1: return (c, -s)
+        case 2: return (-s, -c)
+        default: return (-c, s)
         }
     }
 }
