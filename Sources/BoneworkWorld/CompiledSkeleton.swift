@@ -48,6 +48,10 @@ struct UpdateOp: Equatable {
     var index: Int32
     /// The parent bone of a `.childBone` step (-1 for other steps).
     var parent: Int32 = -1
+    /// A `.childBone` step whose bone no constraint reads or writes: its applied pose is its
+    /// local pose all frame long, so the lane steps read the local columns and the applied pose
+    /// is not copied for it (`RigTables.appliedBones` lists the bones that are copied).
+    var readsLocal = false
 }
 
 /// Raw read-only views of a `CompiledSkeleton`'s tables. A plain struct of pointers: systems copy
@@ -198,6 +202,10 @@ struct RigTables {
     var planTransformActive: UnsafePointer<UInt8>
     var planPathActive: UnsafePointer<UInt8>
     var planPhysicsActive: UnsafePointer<UInt8>
+    /// The bones whose applied pose the lane steps read from scratch (`UpdateOp.readsLocal`
+    /// is false for them): every bone but the unconstrained children that inherit normally.
+    var appliedBones: UnsafePointer<Int32>
+    var appliedBoneCount: Int
     /// planCount * keyCount attachment indices (-1 = none): the plan's skin first, then the
     /// default skin, as the reference's Skeleton::getAttachment looks them up.
     var planAttachment: UnsafePointer<Int32>
@@ -558,13 +566,24 @@ public final class CompiledSkeleton: @unchecked Sendable {
             inheritRows.append(used ? inheritBones : -1)
             if used { inheritBones += 1 }
         }
+        // Bones whose applied pose a constraint reads or writes: constrained bones and targets.
+        var constrained = [Bool](repeating: false, count: boneCount)
+        func mark(_ bones: [Int32]) { for b in bones where b >= 0 && Int(b) < boneCount { constrained[Int(b)] = true } }
+        for c in data.ikConstraints { mark(c.bones + [c.target]) }
+        for c in data.transformConstraints { mark(c.bones + [c.target]) }
+        for c in data.pathConstraints { mark(c.bones) }
+        for c in data.physicsConstraints { mark([c.bone]) }
+        var readsLocal = [Bool](repeating: false, count: boneCount)
         for o in ops.indices where ops[o].kind == .bone {
             let k = Int(ops[o].index)
             let bone = data.bones[k]
             if bone.parent >= 0 && bone.inherit == .normal && inheritRows[k] < 0 {
-                ops[o] = UpdateOp(kind: .childBone, index: ops[o].index, parent: bone.parent)
+                ops[o] = UpdateOp(
+                    kind: .childBone, index: ops[o].index, parent: bone.parent, readsLocal: !constrained[k])
+                readsLocal[k] = !constrained[k]
             }
         }
+        let appliedBones = (0..<boneCount).filter { !readsLocal[$0] }.map { Int32($0) }
 
         tables = RigTables(
             boneCount: boneCount, slotCount: slotCount, ikCount: data.ikConstraints.count,
@@ -627,7 +646,8 @@ public final class CompiledSkeleton: @unchecked Sendable {
             planBoneActive: b.freeze(planBoneActive), planSlotActive: b.freeze(planSlotActive),
             planIKActive: b.freeze(planIK),
             planTransformActive: b.freeze(planTC), planPathActive: b.freeze(planPath),
-            planPhysicsActive: b.freeze(planPhysics), planAttachment: b.freeze(planAttachment),
+            planPhysicsActive: b.freeze(planPhysics), appliedBones: b.freeze(appliedBones),
+            appliedBoneCount: appliedBones.count, planAttachment: b.freeze(planAttachment),
             paths: PathTables.build(data, b), physicsValues: PhysicsTables.build(data, b))
     }
 

@@ -114,8 +114,8 @@ enum LaneTrig {
 /// `ArcTangent.atan2` for four argument pairs at once (`PoseLanes`' IK and inherit steps): per
 /// lane the scalar's double-precision operations in the same order, so every lane's result is
 /// bit-identical to the scalar function's (`PoseLaneTests`). The scalar picks one of five
-/// reduction intervals by branches; here every lane selects its interval's numerator,
-/// denominator and stored arc tangent, then one division and one polynomial serve all lanes.
+/// reduction intervals by branches; here every lane loads its interval's coefficients from a
+/// table, then one division and one polynomial serve all lanes.
 /// Lanes with a zero, infinite or NaN argument send all four lanes through the scalar function.
 enum LaneArcTangent {
     typealias Floats = LaneTrig.Floats
@@ -127,8 +127,8 @@ enum LaneArcTangent {
         atan2(y, x) * SpineMath.radDeg
     }
 
-    /// atan2(y, x) in radians per lane.
-    @inline(__always)
+    /// atan2(y, x) in radians per lane (one out-of-line copy: its callers are large already).
+    @inline(never)
     static func atan2(_ y: Floats, _ x: Floats) -> Floats {
         // Both nonzero and finite: magnitude bits in 1 ... 0x7f7f_ffff (also rules out NaN).
         let magnitude = SIMD4<UInt32>(repeating: 0x7fff_ffff)
@@ -156,33 +156,20 @@ enum LaneArcTangent {
     private static func atanPositive(_ t: Doubles) -> Doubles {
         typealias A = ArcTangent
         @inline(__always) func v(_ c: Double) -> Doubles { Doubles(repeating: c) }
-        // Interval 0 (t < 0.4375): u = t / 1 = t, and hi - ((u * s - lo) - u) with hi = lo = 0
-        // is t - t * s bit for bit (round to nearest is symmetric), the scalar's expression.
-        var numerator = t
-        var denominator = v(1)
-        var hi = v(0)
-        var lo = v(0)
-        let in1 = t .>= v(0.4375)
-        numerator.replace(with: v(2.0) * t - v(1.0), where: in1)
-        denominator.replace(with: v(2.0) + t, where: in1)
-        hi.replace(with: v(A.hi0), where: in1)
-        lo.replace(with: v(A.lo0), where: in1)
-        let in2 = t .>= v(0.6875)
-        numerator.replace(with: t - v(1.0), where: in2)
-        denominator.replace(with: t + v(1.0), where: in2)
-        hi.replace(with: v(A.hi1), where: in2)
-        lo.replace(with: v(A.lo1), where: in2)
-        let in3 = t .>= v(1.1875)
-        numerator.replace(with: t - v(1.5), where: in3)
-        denominator.replace(with: v(1.0) + v(1.5) * t, where: in3)
-        hi.replace(with: v(A.hi2), where: in3)
-        lo.replace(with: v(A.lo2), where: in3)
-        let in4 = t .>= v(2.4375)
-        numerator.replace(with: v(-1.0), where: in4)
-        denominator.replace(with: t, where: in4)
-        hi.replace(with: v(A.hi3), where: in4)
-        lo.replace(with: v(A.lo3), where: in4)
-        let u = numerator / denominator
+        // Each lane's interval (0 ... 4): the number of thresholds at or below t (a true mask
+        // lane is -1).
+        let above =
+            unsafeBitCast(t .>= v(0.4375), to: SIMD4<Int64>.self)
+            &+ unsafeBitCast(t .>= v(0.6875), to: SIMD4<Int64>.self)
+            &+ unsafeBitCast(t .>= v(1.1875), to: SIMD4<Int64>.self)
+            &+ unsafeBitCast(t .>= v(2.4375), to: SIMD4<Int64>.self)
+        let table = intervals
+        let r0 = table + Int(truncatingIfNeeded: 0 &- above[0]) &* 6
+        let r1 = table + Int(truncatingIfNeeded: 0 &- above[1]) &* 6
+        let r2 = table + Int(truncatingIfNeeded: 0 &- above[2]) &* 6
+        let r3 = table + Int(truncatingIfNeeded: 0 &- above[3]) &* 6
+        @inline(__always) func column(_ k: Int) -> Doubles { Doubles(r0[k], r1[k], r2[k], r3[k]) }
+        let u = (column(0) * t + column(1)) / (column(2) + column(3) * t)
         let zz = u * u
         let ww = zz * zz
         var odd = ww * v(A.p10)
@@ -197,8 +184,28 @@ enum LaneArcTangent {
         even = ww * (v(A.p3) + even)
         even = ww * (v(A.p1) + even)
         let series = odd + even
-        return hi - ((u * series - lo) - u)
+        return column(4) - ((u * series - column(5)) - u)
     }
+
+    /// The five reduction intervals of `ArcTangent.atanPositive` (t < 0.4375, < 0.6875,
+    /// < 1.1875, < 2.4375, the rest), 6 doubles each: u = (a·t + b) / (c + d·t) and the
+    /// interval's stored arc tangent (hi, lo). With these, a·t + b and c + d·t are the scalar's
+    /// numerator and denominator bit for bit (t, 2t - 1, t - 1, t - 1.5, -1 over 1, 2 + t,
+    /// t + 1, 1 + 1.5t, t: a product by 1 or 0 and a sum with 0 are exact for finite t > 0), and
+    /// in the first interval hi - ((u·s - 0) - u) is the scalar's t - t·s.
+    nonisolated(unsafe) private static let intervals: UnsafePointer<Double> = {
+        typealias A = ArcTangent
+        let rows: [Double] = [
+            1, 0, 1, 0, 0, 0,
+            2, -1, 2, 1, A.hi0, A.lo0,
+            1, -1, 1, 1, A.hi1, A.lo1,
+            1, -1.5, 1, 1.5, A.hi2, A.lo2,
+            0, -1, 0, 1, A.hi3, A.lo3,
+        ]
+        let p = UnsafeMutablePointer<Double>.allocate(capacity: rows.count)
+        p.initialize(from: rows, count: rows.count)
+        return UnsafePointer(p)
+    }()
 
     @inline(never)
     private static func scalar(_ y: Floats, _ x: Floats) -> Floats {

@@ -24,7 +24,7 @@ enum PoseLanes {
         let r1 = cols.rows(first &+ 1)
         let r2 = cols.rows(first &+ 2)
         let r3 = cols.rows(first &+ 3)
-        copyApplied(cols, boneCount: rig.boneCount, r0)
+        copyApplied(cols, rig, r0)
         let plan = Int(cols.plan[first])
         let ops = rig.ops + Int(rig.planOpStart[plan])
         let count = Int(rig.planOpCount[plan])
@@ -32,7 +32,12 @@ enum PoseLanes {
             let op = ops[o]
             let index = Int(op.index)
             if op.kind == .childBone {
-                updateChild(cols, rig, r0, bone: index, parent: Int(op.parent))
+                // Two inlined copies, so that each reads its columns without a select.
+                if op.readsLocal {
+                    updateChild(cols, rig, r0, bone: index, parent: Int(op.parent), readsLocal: true)
+                } else {
+                    updateChild(cols, rig, r0, bone: index, parent: Int(op.parent), readsLocal: false)
+                }
                 continue
             }
             if idle(op, cols, r0) { continue }
@@ -125,40 +130,36 @@ enum PoseLanes {
         unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) & 0x7fff_ffff, to: SIMD4<Float>.self)
     }
 
-    /// The four lanes' local poses become their applied poses.
+    /// The four lanes' local poses become their applied poses, for the bones whose steps read
+    /// the applied pose (`RigTables.appliedBones`; the others read their local pose).
     @inline(__always)
-    private static func copyApplied(_ c: BatchColumns, boneCount: Int, _ r: InstanceRows) {
-        @inline(__always) func copy(_ from: UnsafeMutablePointer<Float>, _ to: UnsafeMutablePointer<Float>) {
-            if r.stride == width {
-                // The chunk's bones are one contiguous block.
-                (to + r.bone).update(from: from + r.bone, count: boneCount &* width)
-            } else {
-                for k in 0..<boneCount {
-                    let i = r.bone(k)
-                    store(load(from + i), to + i)
-                }
-            }
+    private static func copyApplied(_ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows) {
+        for n in 0..<rig.appliedBoneCount {
+            let i = r.bone(Int(rig.appliedBones[n]))
+            store(load(c.x + i), c.ax + i)
+            store(load(c.y + i), c.ay + i)
+            store(load(c.rotation + i), c.arotation + i)
+            store(load(c.scaleX + i), c.ascaleX + i)
+            store(load(c.scaleY + i), c.ascaleY + i)
+            store(load(c.shearX + i), c.ashearX + i)
+            store(load(c.shearY + i), c.ashearY + i)
         }
-        copy(c.x, c.ax)
-        copy(c.y, c.ay)
-        copy(c.rotation, c.arotation)
-        copy(c.scaleX, c.ascaleX)
-        copy(c.scaleY, c.ascaleY)
-        copy(c.shearX, c.ashearX)
-        copy(c.shearY, c.ashearY)
     }
 
-    /// `BoneTransform.updateChild` for the four lanes starting at `r`.
+    /// `BoneTransform.updateChild` for the four lanes starting at `r`, from the applied pose or,
+    /// for a bone no constraint touches (`readsLocal`), from the local pose it equals.
     @inline(__always)
-    static func updateChild(_ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int) {
+    static func updateChild(
+        _ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int, readsLocal: Bool = false
+    ) {
         let i = r.bone(k)
-        let x = load(c.ax + i)
-        let y = load(c.ay + i)
-        let rotation = load(c.arotation + i)
-        let scaleX = load(c.ascaleX + i)
-        let scaleY = load(c.ascaleY + i)
-        let shearX = load(c.ashearX + i)
-        let shearY = load(c.ashearY + i)
+        let x = load((readsLocal ? c.x : c.ax) + i)
+        let y = load((readsLocal ? c.y : c.ay) + i)
+        let rotation = load((readsLocal ? c.rotation : c.arotation) + i)
+        let scaleX = load((readsLocal ? c.scaleX : c.ascaleX) + i)
+        let scaleY = load((readsLocal ? c.scaleY : c.ascaleY) + i)
+        let shearX = load((readsLocal ? c.shearX : c.ashearX) + i)
+        let shearY = load((readsLocal ? c.shearY : c.ashearY) + i)
         let t = rig.boneLocalSetup + k &* BoneTransform.LocalSetup.stride
         @inline(__always) func same(_ v: SIMD4<Float>, _ setup: Float) -> SIMDMask<SIMD4<Int32>> {
             unsafeBitCast(v, to: SIMD4<UInt32>.self) .== SIMD4<UInt32>(repeating: setup.bitPattern)
