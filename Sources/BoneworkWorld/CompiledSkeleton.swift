@@ -74,6 +74,8 @@ struct RigTables {
     var boneLength: UnsafePointer<Float>
     /// Setup rotation, scale and shear and their local 2×2 per bone (`BoneTransform.LocalSetup`).
     var boneLocalSetup: UnsafePointer<Float>
+    /// `boneLocalSetup` with every float in 4 lanes (`PoseLanes` compares and copies vectors).
+    var boneLocalSetupLanes: UnsafePointer<SIMD4<Float>>
 
     // Slots.
     var slotBone: UnsafePointer<Int32>
@@ -595,6 +597,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
             boneInherit: b.freeze(data.bones.map(\.inherit.rawValue)),
             boneLength: b.freeze(data.bones.map(\.length)),
             boneLocalSetup: b.freeze(BoneTransform.LocalSetup.table(data.bones)),
+            boneLocalSetupLanes: b.freeze(BoneTransform.LocalSetup.table(data.bones).map { SIMD4(repeating: $0) }),
             slotBone: b.freeze(data.slots.map(\.bone)),
             slotColor: b.freeze(data.slots.flatMap { [$0.color.r, $0.color.g, $0.color.b, $0.color.a] }),
             slotDark: b.freeze(

@@ -160,9 +160,9 @@ enum PoseLanes {
         let scaleY = load((readsLocal ? c.scaleY : c.ascaleY) + i)
         let shearX = load((readsLocal ? c.shearX : c.ashearX) + i)
         let shearY = load((readsLocal ? c.shearY : c.ashearY) + i)
-        let t = rig.boneLocalSetup + k &* BoneTransform.LocalSetup.stride
-        @inline(__always) func same(_ v: SIMD4<Float>, _ setup: Float) -> SIMDMask<SIMD4<Int32>> {
-            unsafeBitCast(v, to: SIMD4<UInt32>.self) .== SIMD4<UInt32>(repeating: setup.bitPattern)
+        let t = rig.boneLocalSetupLanes + k &* BoneTransform.LocalSetup.stride
+        @inline(__always) func same(_ v: SIMD4<Float>, _ setup: SIMD4<Float>) -> SIMDMask<SIMD4<Int32>> {
+            unsafeBitCast(v, to: SIMD4<UInt32>.self) .== unsafeBitCast(setup, to: SIMD4<UInt32>.self)
         }
         let unchanged =
             same(rotation, t[0]) .& same(scaleX, t[1]) .& same(scaleY, t[2]) .& same(shearX, t[3])
@@ -170,7 +170,7 @@ enum PoseLanes {
         let l: (a: SIMD4<Float>, b: SIMD4<Float>, c: SIMD4<Float>, d: SIMD4<Float>)
         if all(unchanged) {
             // The table holds what `local` computes for the setup values, bit for bit.
-            l = (SIMD4(repeating: t[5]), SIMD4(repeating: t[6]), SIMD4(repeating: t[7]), SIMD4(repeating: t[8]))
+            l = (t[5], t[6], t[7], t[8])
         } else {
             l = local(rotation: rotation, scaleX: scaleX, scaleY: scaleY, shearX: shearX, shearY: shearY)
         }
@@ -185,7 +185,7 @@ enum PoseLanes {
     }
 
     /// `BoneTransform.local` per lane.
-    @inline(never)
+    @inline(__always)
     static func local(
         rotation: SIMD4<Float>, scaleX: SIMD4<Float>, scaleY: SIMD4<Float>, shearX: SIMD4<Float>,
         shearY: SIMD4<Float>
