@@ -72,6 +72,9 @@ struct RigTables {
     var boneSetup: UnsafePointer<Float>
     var boneInherit: UnsafePointer<UInt8>
     var boneLength: UnsafePointer<Float>
+    /// `ArcTangent.atan2(setup y, setup x)` per bone: the direction two-bone IK measures to a
+    /// child at its setup position (`PoseLanes.twoBone`).
+    var boneSetupDirection: UnsafePointer<Float>
     /// Setup rotation, scale and shear and their local 2×2 per bone (`BoneTransform.LocalSetup`).
     var boneLocalSetup: UnsafePointer<Float>
     /// `boneLocalSetup` with every float in 4 lanes (`PoseLanes` compares and copies vectors).
@@ -596,6 +599,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
                 data.bones.flatMap { [$0.x, $0.y, $0.rotation, $0.scaleX, $0.scaleY, $0.shearX, $0.shearY] }),
             boneInherit: b.freeze(data.bones.map(\.inherit.rawValue)),
             boneLength: b.freeze(data.bones.map(\.length)),
+            boneSetupDirection: b.freeze(data.bones.map { ArcTangent.atan2($0.y, $0.x) }),
             boneLocalSetup: b.freeze(BoneTransform.LocalSetup.table(data.bones)),
             boneLocalSetupLanes: b.freeze(BoneTransform.LocalSetup.table(data.bones).map { SIMD4(repeating: $0) }),
             slotBone: b.freeze(data.slots.map(\.bone)),

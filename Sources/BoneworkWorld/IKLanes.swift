@@ -176,7 +176,13 @@ extension PoseLanes {
         let la = l1 + l2Scaled * cosine
         let lb = l2Scaled * LaneTrig.sinCosPair(a2, a2 + SpineMath.pi / 2).sinX
         var a1 = LaneArcTangent.atan2(ty * la - tx * lb, tx * la + ty * lb)
-        let os = LaneArcTangent.atan2(cy, cx) * s2
+        // The child usually sits at its setup position: its direction is then in the table.
+        let setup = rig.boneSetup + ck &* 7
+        let atSetup =
+            (unsafeBitCast(cx, to: SIMD4<UInt32>.self) .== SIMD4(repeating: setup[0].bitPattern))
+            .& (unsafeBitCast(cy, to: SIMD4<UInt32>.self) .== SIMD4(repeating: setup[1].bitPattern))
+        let direction = all(atSetup) ? F(repeating: rig.boneSetupDirection[ck]) : LaneArcTangent.atan2(cy, cx)
+        let os = direction * s2
         let radDeg = SpineMath.radDeg
         let parentRotation = load(cols.arotation + p)
         a1 = (a1 - os) * radDeg + o1 - parentRotation
