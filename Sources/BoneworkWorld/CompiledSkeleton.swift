@@ -238,6 +238,8 @@ public final class CompiledSkeleton: @unchecked Sendable {
     public let deformFloats: Int
     /// Floats of world vertices per instance (sum of the slots' capacities).
     public let vertexFloats: Int
+    /// The most world vertex floats of any one attachment.
+    let maxAttachmentFloats: Int
     /// The most event keys any one animation has (bounds the events one apply can fire).
     public let maxEventKeys: Int
     /// Per global event index: (animation, index into that animation's `events`).
@@ -452,6 +454,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
         }
         deformFloats = deformTotal
         vertexFloats = vertexTotal
+        maxAttachmentFloats = Int(attWorldLength.max() ?? 0)
         // One extra entry so a slot's capacity is offset[s + 1] - offset[s].
         slotDeformOffset.append(Int32(deformTotal))
         slotVertexOffset.append(Int32(vertexTotal))

@@ -4,8 +4,10 @@ import BoneworkFormat
 /// multiple of 4, bone k of rows r ..< r + 4 (r a multiple of 4) is 4 consecutive floats of
 /// each world transform column: one vector per column, one lane per instance. When the 4 rows
 /// draw the same slots in the same order, each draw that shows the same attachment and image
-/// on all 4 (a region, or a mesh without deform) is computed once for the 4 lanes; the other
-/// draws, and rows that do not form such a group, go through the scalar code.
+/// on all 4 (a region, or a mesh with deform on no lane or on all 4) is computed once for the 4
+/// lanes; weighted meshes without deform that differ between the lanes once per attachment
+/// shown (the lanes showing another write to scratch); the other draws, and rows that do not
+/// form such a group, go through the scalar code.
 ///
 /// Per lane the float operations are the scalar path's, in its order, so the vertices are bit
 /// for bit the same; each lane's vertices go where the scalar path puts them (rows in order,
@@ -41,7 +43,7 @@ extension VertexSystem {
             if row & 3 == 0 && listsAgree(list, start: k, count: n, end: end) {
                 used = group(
                     cols, rig, list: list, start: k, count: n, vertices: vertices, used: used, capacity: capacity,
-                    lanes: out.lanes)
+                    lanes: out.lanes, discard: out.discard)
                 k &+= 4 &* n
                 continue
             }
@@ -116,7 +118,7 @@ extension VertexSystem {
     static func group(
         _ cols: BatchColumns, _ rig: RigTables, list: UnsafeMutablePointer<VertexDraw>, start: Int, count n: Int,
         vertices: UnsafeMutablePointer<Float>, used start0: Int, capacity: Int,
-        lanes table: UnsafeMutablePointer<SIMD4<Float>>
+        lanes table: UnsafeMutablePointer<SIMD4<Float>>, discard: UnsafeMutablePointer<Float>
     ) -> Int {
         // Offsets and counts, in list order.
         var used = start0
@@ -197,6 +199,31 @@ extension VertexSystem {
                 }
                 continue
             }
+            // Weighted meshes without deform that differ between lanes: once per attachment in
+            // lanes, the lanes showing another one writing to `discard`.
+            if weightedWithoutDeform(cols, rig, list, k0, rows.0) && weightedWithoutDeform(cols, rig, list, k1, rows.1)
+                && weightedWithoutDeform(cols, rig, list, k2, rows.2)
+                && weightedWithoutDeform(cols, rig, list, k3, rows.3)
+            {
+                if !tableFilled {
+                    gatherLanes(lanes, rig, into: table)
+                    tableFilled = true
+                }
+                let d = (list[k0], list[k1], list[k2], list[k3])
+                @inline(__always) func target(_ draw: VertexDraw, _ shown: Int32) -> UnsafeMutablePointer<Float> {
+                    draw.attachment == shown ? vertices + Int(draw.offset) : discard
+                }
+                @inline(__always) func skin(_ shown: Int32) {
+                    let out = LaneOut(target(d.0, shown), target(d.1, shown), target(d.2, shown), target(d.3, shown))
+                    skinLanes(rig, attachment: Int(shown), UnsafeRawPointer(table), deform: nil, out)
+                }
+                let a = (d.0.attachment, d.1.attachment, d.2.attachment, d.3.attachment)
+                skin(a.0)
+                if a.1 != a.0 { skin(a.1) }
+                if a.2 != a.0 && a.2 != a.1 { skin(a.2) }
+                if a.3 != a.0 && a.3 != a.1 && a.3 != a.2 { skin(a.3) }
+                continue
+            }
             // Lane by lane: weighted meshes from the lanes' bone records, others as the scalar path.
             laneDraw(cols, rig, list, k0, rows.0, vertices, table, lane: 0, &tableFilled, lanes)
             laneDraw(cols, rig, list, k1, rows.1, vertices, table, lane: 1, &tableFilled, lanes)
@@ -204,6 +231,18 @@ extension VertexSystem {
             laneDraw(cols, rig, list, k3, rows.3, vertices, table, lane: 3, &tableFilled, lanes)
         }
         return used
+    }
+
+    /// Whether draw `k` (of the row at `r`) is a weighted mesh without deform that gets its
+    /// vertices (a count the scalar path would write in full).
+    @inline(__always)
+    static func weightedWithoutDeform(
+        _ cols: BatchColumns, _ rig: RigTables, _ list: UnsafeMutablePointer<VertexDraw>, _ k: Int, _ r: InstanceRows
+    ) -> Bool {
+        let draw = list[k]
+        let attachment = Int(draw.attachment)
+        return draw.count > 0 && rig.attBoneCount[attachment] > 0 && rig.attachmentKind(attachment) == .mesh
+            && cols.deformLength(rig, r, slot: Int(draw.slot)) == 0
     }
 
     /// Draw `k` of a group on its own, at the offset `group` gave it: a weighted mesh from lane

@@ -288,6 +288,9 @@ final class VertexScratch: @unchecked Sendable {
     /// Four instances' world transforms of the bones weighted meshes use (`VertexSystem.gatherLanes`).
     private(set) var lanes: UnsafeMutablePointer<SIMD4<Float>>
     private var laneCapacity = 0
+    /// Where lanes of a four-lane computation that are not wanted write (`VertexSystem.group`).
+    private(set) var discard: UnsafeMutablePointer<Float>
+    private var discardCapacity = 0
     private(set) var vertices: UnsafeMutablePointer<Float>
     private(set) var draws: UnsafeMutablePointer<VertexDraw>
     private(set) var vertexCapacity = 0
@@ -298,6 +301,7 @@ final class VertexScratch: @unchecked Sendable {
     init() {
         bones = .allocate(capacity: 1)
         lanes = .allocate(capacity: 1)
+        discard = .allocate(capacity: 1)
         vertices = .allocate(capacity: 1)
         draws = .allocate(capacity: 1)
     }
@@ -305,6 +309,7 @@ final class VertexScratch: @unchecked Sendable {
     deinit {
         bones.deallocate()
         lanes.deallocate()
+        discard.deallocate()
         vertices.deallocate()
         draws.deallocate()
     }
@@ -328,6 +333,11 @@ final class VertexScratch: @unchecked Sendable {
             lanes.deallocate()
             lanes = .allocate(capacity: laneVectors)
             laneCapacity = laneVectors
+        }
+        if rig.maxAttachmentFloats > discardCapacity {
+            discard.deallocate()
+            discard = .allocate(capacity: rig.maxAttachmentFloats)
+            discardCapacity = rig.maxAttachmentFloats
         }
         let entries = max(1, max(rows, listRows) * rig.tables.slotCount)
         if entries > drawCapacity {
