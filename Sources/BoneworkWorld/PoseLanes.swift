@@ -5,10 +5,12 @@ import BoneworkFormat
 /// contiguous floats, so the steps every instance of a skin shares (the update program) can
 /// run in SIMD lanes, one instance per lane.
 ///
-/// Only `.childBone` steps (a bone that inherits its parent's transform normally) run in lanes;
-/// the other steps (roots, other inherit modes, constraints) run lane by lane with the scalar
-/// code. Per lane, every float operation is the scalar one in the same order, so the results are
-/// bit-identical to posing the four instances one by one (`PoseLaneTests`).
+/// In lanes: `.childBone` steps (bones that inherit their parent's transform normally), roots,
+/// bones inheriting noRotationOrReflection, and the common IK cases (`IKLanes.swift`); IK and
+/// transform steps whose mixes are 0 in all lanes are skipped. The other steps (other inherit
+/// modes, other constraints) run lane by lane with the scalar code. Per lane, every float
+/// operation is the scalar one in the same order, so the results are bit-identical to posing
+/// the four instances one by one (`PoseLaneTests`).
 enum PoseLanes {
     /// The instances posed together.
     static let width = 4
@@ -42,6 +44,10 @@ enum PoseLanes {
             }
             if idle(op, cols, r0) { continue }
             if op.kind == .ik && solveIK(cols, rig, r0, r1, r2, r3, constraint: index) { continue }
+            if op.kind == .bone && rig.boneParent[index] < 0 {
+                updateRoot(cols, rig, r0, bone: index)
+                continue
+            }
             if op.kind == .bone && updateNoRotationOrReflection(cols, rig, r0, r1, r2, r3, bone: index) { continue }
             // Lane by lane: the step and its lanes are independent of the other lanes.
             PoseSystem.step(op, cols, rig, r0, physics: physics, pathScratch: pathScratch)
@@ -68,6 +74,23 @@ enum PoseLanes {
         default:
             return false
         }
+    }
+
+    /// `BoneTransform.updateFromApplied` for the four lanes of root bone `k`: the local 2×2
+    /// (from the setup table when it applies) scaled by the skeleton's scale, the position
+    /// scaled and moved to the skeleton's position.
+    @inline(__always)
+    static func updateRoot(_ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
+        let i = r.bone(k)
+        let l = localTransform(c, rig, i, bone: k, readsLocal: false)
+        let sx = load(c.skeletonScaleX + r.instance)
+        let sy = load(c.skeletonScaleY + r.instance)
+        store(l.a * sx, c.a + i)
+        store(l.b * sx, c.b + i)
+        store(l.c * sy, c.c + i)
+        store(l.d * sy, c.d + i)
+        store(load(c.ax + i) * sx + load(c.skeletonX + r.instance), c.worldX + i)
+        store(load(c.ay + i) * sy + load(c.skeletonY + r.instance), c.worldY + i)
     }
 
     /// `BoneTransform.updateFromApplied` for the four lanes when bone `k` has a parent and
@@ -155,6 +178,24 @@ enum PoseLanes {
         let i = r.bone(k)
         let x = load((readsLocal ? c.x : c.ax) + i)
         let y = load((readsLocal ? c.y : c.ay) + i)
+        let l = localTransform(c, rig, i, bone: k, readsLocal: readsLocal)
+        let p = LaneWorld(c, r.bone(parent))
+        let origin = p.point(x, y)
+        store(origin.x, c.worldX + i)
+        store(origin.y, c.worldY + i)
+        store(p.a * l.a + p.b * l.c, c.a + i)
+        store(p.a * l.b + p.b * l.d, c.b + i)
+        store(p.c * l.a + p.d * l.c, c.c + i)
+        store(p.c * l.b + p.d * l.d, c.d + i)
+    }
+
+    /// Bone `k`'s local 2×2 in the four lanes at element `i`, from the applied pose or (for
+    /// `readsLocal`) the local pose: the setup table's when rotation, scale and shear are the
+    /// setup values in every lane, else `local`.
+    @inline(__always)
+    static func localTransform(
+        _ c: BatchColumns, _ rig: RigTables, _ i: Int, bone k: Int, readsLocal: Bool
+    ) -> (a: SIMD4<Float>, b: SIMD4<Float>, c: SIMD4<Float>, d: SIMD4<Float>) {
         let rotation = load((readsLocal ? c.rotation : c.arotation) + i)
         let scaleX = load((readsLocal ? c.scaleX : c.ascaleX) + i)
         let scaleY = load((readsLocal ? c.scaleY : c.ascaleY) + i)
@@ -167,21 +208,12 @@ enum PoseLanes {
         let unchanged =
             same(rotation, t[0]) .& same(scaleX, t[1]) .& same(scaleY, t[2]) .& same(shearX, t[3])
             .& same(shearY, t[4])
-        let l: (a: SIMD4<Float>, b: SIMD4<Float>, c: SIMD4<Float>, d: SIMD4<Float>)
         if all(unchanged) {
             // The table holds what `local` computes for the setup values, bit for bit.
-            l = (t[5], t[6], t[7], t[8])
+            return (t[5], t[6], t[7], t[8])
         } else {
-            l = local(rotation: rotation, scaleX: scaleX, scaleY: scaleY, shearX: shearX, shearY: shearY)
+            return local(rotation: rotation, scaleX: scaleX, scaleY: scaleY, shearX: shearX, shearY: shearY)
         }
-        let p = LaneWorld(c, r.bone(parent))
-        let origin = p.point(x, y)
-        store(origin.x, c.worldX + i)
-        store(origin.y, c.worldY + i)
-        store(p.a * l.a + p.b * l.c, c.a + i)
-        store(p.a * l.b + p.b * l.d, c.b + i)
-        store(p.c * l.a + p.d * l.c, c.c + i)
-        store(p.c * l.b + p.d * l.d, c.d + i)
     }
 
     /// `BoneTransform.local` per lane.
