@@ -102,12 +102,12 @@ enum LaneTrig {
 
     @inline(__always)
     static func widen(_ v: Floats) -> Doubles {
-        Doubles(Double(v[0]), Double(v[1]), Double(v[2]), Double(v[3]))
+        Doubles(lowHalf: SIMD2<Double>(v.lowHalf), highHalf: SIMD2<Double>(v.highHalf))
     }
 
     @inline(__always)
     static func narrow(_ v: Doubles) -> Floats {
-        Floats(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]))
+        Floats(lowHalf: SIMD2<Float>(v.lowHalf), highHalf: SIMD2<Float>(v.highHalf))
     }
 }
 
