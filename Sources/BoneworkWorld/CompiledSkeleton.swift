@@ -592,6 +592,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
             }
         }
         let appliedBones = (0..<boneCount).filter { !readsLocal[$0] }.map { Int32($0) }
+        let localSetup = BoneTransform.LocalSetup.table(data.bones)
 
         tables = RigTables(
             boneCount: boneCount, slotCount: slotCount, ikCount: data.ikConstraints.count,
@@ -603,8 +604,8 @@ public final class CompiledSkeleton: @unchecked Sendable {
             boneInherit: b.freeze(data.bones.map(\.inherit.rawValue)),
             boneLength: b.freeze(data.bones.map(\.length)),
             boneSetupDirection: b.freeze(data.bones.map { ArcTangent.atan2($0.y, $0.x) }),
-            boneLocalSetup: b.freeze(BoneTransform.LocalSetup.table(data.bones)),
-            boneLocalSetupLanes: b.freeze(BoneTransform.LocalSetup.table(data.bones).map { SIMD4(repeating: $0) }),
+            boneLocalSetup: b.freeze(localSetup),
+            boneLocalSetupLanes: b.freeze(localSetup.map { SIMD4(repeating: $0) }),
             slotBone: b.freeze(data.slots.map(\.bone)),
             slotColor: b.freeze(data.slots.flatMap { [$0.color.r, $0.color.g, $0.color.b, $0.color.a] }),
             slotDark: b.freeze(

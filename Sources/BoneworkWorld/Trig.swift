@@ -39,8 +39,9 @@ enum Trig {
     static func sinCos(_ x: Float) -> (sin: Float, cos: Float) {
         let d = Double(x)
         guard abs(d) < 1.0e5 else { return (SpineMath.sin(x), SpineMath.cos(x)) }  // also NaN
-        let (s, c) = reduced(d)
-        return (Float(s), Float(c))
+        let (s, c, quadrant) = reducedUnturned(d)
+        // Negation commutes with rounding, so turning after it gives the same floats.
+        return turn(Float(s), Float(c), quadrant)
     }
 
     /// Sine and cosine of `x` and of `y`, where `y` is usually `x` plus about π/2 (a bone's two
@@ -76,20 +77,8 @@ enum Trig {
         return (p.sin, p.cos, q.sin, q.cos)
     }
 
-    /// Sine and cosine of `d` (|d| < 1e5) in double.
-    @inline(__always)
-    private static func reduced(_ d: Double) -> (sin: Double, cos: Double) {
-        let (s, c, quadrant) = reducedUnturned(d)
-        switch quadrant {
-        case 0: return (s, c)
-        case 1: return (c, -s)
-        case 2: return (-s, -c)
-        default: return (-c, s)
-        }
-    }
-
-    /// Sine and cosine of `d` as `reduced` before the quadrant turn: of r = d - k·π/2 in
-    /// [-π/4, π/4], and k's low two bits.
+    /// Sine and cosine of `d` (|d| < 1e5) in double before the quadrant turn (`turn`): of
+    /// r = d - k·π/2 in [-π/4, π/4], and k's low two bits.
     @inline(__always)
     static func reducedUnturned(_ d: Double) -> (sin: Double, cos: Double, quadrant: Int) {
         // Round to the nearest integer, ties to even, without a libm call: adding and subtracting
