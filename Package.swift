@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 // One module per layer: Image (PNG codec) -> Format (atlas + skeleton readers, SkeletonData)
@@ -76,3 +77,27 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Vector width: on an x86-64 host with AVX2 and FMA (the Haswell feature set) every Swift target
+// is compiled for that feature set, so 4-lane double and 8-lane float vectors are one register
+// and one instruction. The binaries then need such a CPU; `BONEWORK_PORTABLE=1` builds for
+// baseline x86-64. Swift never fuses a multiply and an add on its own, so results are the same
+// bits either way (the lane tests and reference traces check it on every build).
+let hostHasHaswellFeatures: Bool = {
+    #if arch(x86_64)
+        guard ProcessInfo.processInfo.environment["BONEWORK_PORTABLE"] == nil,
+            let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let flags = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
+        else { return false }
+        let present = Set(flags.split(separator: " ").map(String.init))
+        return ["avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "movbe", "abm", "popcnt", "sse4_2", "xsave"]
+            .allSatisfy(present.contains)
+    #else
+        return false
+    #endif
+}()
+if hostHasHaswellFeatures {
+    for target in package.targets where target.type != .system {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-target-cpu", "haswell"])]
+    }
+}
