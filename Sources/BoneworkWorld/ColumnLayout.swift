@@ -7,9 +7,10 @@
 /// - `chunkSize == k > 1` (chunked, element-major): instances are grouped in chunks of k; inside a
 ///   chunk one element of all k instances is contiguous (`base = chunk * k * n + lane`,
 ///   `stride = k`), which lets a pass over one bone run across a chunk's instances: with k a
-///   multiple of 4, the pose and vertex systems evaluate four instances at once in SIMD lanes.
+///   multiple of 4, the pose and vertex systems evaluate four instances at once in SIMD lanes;
+///   with k a multiple of 8, the vertex system evaluates eight.
 ///
-/// Worlds use `standard` (chunks of 4) unless told otherwise.
+/// Worlds use `standard` (chunks of 8) unless told otherwise.
 public struct ColumnLayout: Sendable, Equatable {
     public let chunkSize: Int
 
@@ -18,8 +19,9 @@ public struct ColumnLayout: Sendable, Equatable {
     }
 
     public static let instanceMajor = ColumnLayout(chunkSize: 1)
-    /// Chunks of 4 instances: one SIMD lane per instance (Benchmarks/RESULTS.md compares layouts).
-    public static let standard = ColumnLayout(chunkSize: 4)
+    /// Chunks of 8 instances: one SIMD lane per instance, 4 lanes per vector in the pose system
+    /// and 8 in the vertex system (Benchmarks/CHUNKING.md and RESULTS.md compare layouts).
+    public static let standard = ColumnLayout(chunkSize: 8)
 
     /// The first index of `instance`'s elements in a column holding `perInstance` elements per instance.
     @inline(__always)

@@ -150,6 +150,9 @@ struct RigTables {
     var attBoneStart: UnsafePointer<Int32>
     var attBoneCount: UnsafePointer<Int32>
     var attWorldLength: UnsafePointer<Int32>
+    /// The floats a draw of the attachment gets: a mesh its world length, a region with images
+    /// -8 (8 when the draw shows an image, frame >= 0), anything else 0.
+    var attDrawnFloats: UnsafePointer<Int32>
     var attTimeline: UnsafePointer<Int32>
     var attFirstFrame: UnsafePointer<Int32>
     var attFrameCount: UnsafePointer<Int32>
@@ -352,6 +355,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
         var attBoneStart: [Int32] = []
         var attBoneCount: [Int32] = []
         var attWorldLength: [Int32] = []
+        var attDrawnFloats: [Int32] = []
         var attTimeline: [Int32] = []
         var attFirstFrame: [Int32] = []
         var attFrameCount: [Int32] = []
@@ -396,6 +400,11 @@ public final class CompiledSkeleton: @unchecked Sendable {
             attBoneCount.append(Int32(a.bones.count))
             bonePool.append(contentsOf: a.bones)
             attWorldLength.append(a.worldVerticesLength)
+            switch a.kind {
+            case .mesh: attDrawnFloats.append(max(0, a.worldVerticesLength))
+            case .region: attDrawnFloats.append(a.frameCount > 0 ? -8 : 0)
+            default: attDrawnFloats.append(0)
+            }
             attTimeline.append(a.timelineAttachment)
             attFirstFrame.append(a.firstFrame)
             attFrameCount.append(a.frameCount)
@@ -641,6 +650,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
             attKind: b.freeze(attKind), attVertexStart: b.freeze(attVertexStart),
             attVertexFloats: b.freeze(attVertexFloats), attBoneStart: b.freeze(attBoneStart),
             attBoneCount: b.freeze(attBoneCount), attWorldLength: b.freeze(attWorldLength),
+            attDrawnFloats: b.freeze(attDrawnFloats),
             attTimeline: b.freeze(attTimeline), attFirstFrame: b.freeze(attFirstFrame),
             attFrameCount: b.freeze(attFrameCount), attSequenceSetup: b.freeze(attSequenceSetup),
             attSequenceCount: b.freeze(attSequenceCount), attDraw: b.freeze(attDraw),

@@ -1,21 +1,21 @@
-/// One bone's world transform in four SIMD lanes, one instance per lane: what the lane steps of
-/// the pose system (`PoseLanes`) and the vertex system (`LaneBones`) read.
-struct LaneWorld {
-    let a: SIMD4<Float>
-    let b: SIMD4<Float>
-    let c: SIMD4<Float>
-    let d: SIMD4<Float>
-    let x: SIMD4<Float>
-    let y: SIMD4<Float>
+/// One bone's world transform in SIMD lanes, one instance per lane: what the lane steps of the
+/// pose system (`PoseLanes`, 4 lanes) and the vertex system (`LaneBones`, 4 or 8) read.
+struct LaneWorld<V: SIMD> where V.Scalar == Float {
+    let a: V
+    let b: V
+    let c: V
+    let d: V
+    let x: V
+    let y: V
 
     /// A point of the bone's space in world space, per lane (a·px + b·py + x, c·px + d·py + y).
     @inline(__always)
-    func point(_ px: SIMD4<Float>, _ py: SIMD4<Float>) -> (x: SIMD4<Float>, y: SIMD4<Float>) {
+    func point(_ px: V, _ py: V) -> (x: V, y: V) {
         (a * px + b * py + x, c * px + d * py + y)
     }
 }
 
-extension LaneWorld {
+extension LaneWorld where V == SIMD4<Float> {
     /// The lanes of element `i` (the group's first row) of `cols`' world transform columns.
     @inline(__always)
     init(_ cols: BatchColumns, _ i: Int) {

@@ -1,13 +1,14 @@
 import BoneworkFormat
 
-/// The vertex system on four instances at once. In a chunked layout whose chunk size is a
-/// multiple of 4, bone k of rows r ..< r + 4 (r a multiple of 4) is 4 consecutive floats of
-/// each world transform column: one vector per column, one lane per instance. When the 4 rows
-/// draw the same slots in the same order, each draw that shows the same attachment and image
-/// on all 4 (a region, or a mesh with deform on no lane or on all 4) is computed once for the 4
-/// lanes; weighted meshes without deform that differ between the lanes once per attachment
-/// shown (the lanes showing another write to scratch); the other draws, and rows that do not
-/// form such a group, go through the scalar code.
+/// The vertex system on 4 or 8 instances at once (`VertexLaneVector`). In a chunked layout whose
+/// chunk size is a multiple of the width, bone k of rows r ..< r + width (r a multiple of the
+/// width) is that many consecutive floats of each world transform column: one vector per column,
+/// one lane per instance. When the rows draw the same slots in the same order, each draw that
+/// shows the same attachment and image on every lane (a region, or a mesh with deform on no lane
+/// or on all) is computed once for all lanes; weighted meshes without deform that differ between
+/// the lanes once per attachment shown (the lanes showing another write to scratch); the other
+/// draws go lane by lane. Rows that do not form a group of 8 try a group of 4, then the scalar
+/// code.
 ///
 /// Per lane the float operations are the scalar path's, in its order, so the vertices are bit
 /// for bit the same; each lane's vertices go where the scalar path puts them (rows in order,
@@ -24,13 +25,14 @@ extension VertexSystem {
         return bits & 15 == 0
     }
 
-    /// `update` when `lanesApply(cols)`: groups of 4 rows with matching draw lists take the lane
-    /// path, other rows the scalar one.
+    /// `update` when `lanesApply(cols)`: groups of 8 rows (chunk sizes that are a multiple of
+    /// 8) or 4 rows with matching draw lists take the lane path, other rows the scalar one.
     static func updateLanes(_ cols: BatchColumns, _ rig: RigTables, draws: Range<Int>, into out: VertexScratch) {
         let list = out.draws
         let vertices = out.vertices
         let capacity = out.vertexCapacity
         let gathered = out.bones
+        let eight = cols.layout.chunkSize & 7 == 0
         var gatheredRow = -1
         var used = 0
         var k = draws.lowerBound
@@ -40,10 +42,17 @@ extension VertexSystem {
             var next = k &+ 1
             while next < end && Int(list[next].row) == row { next &+= 1 }
             let n = next &- k
-            if row & 3 == 0 && listsAgree(list, start: k, count: n, end: end) {
+            if eight && row & 7 == 0 && listsAgree(list, start: k, count: n, end: end, lanes: 8) {
                 used = group(
-                    cols, rig, list: list, start: k, count: n, vertices: vertices, used: used, capacity: capacity,
-                    lanes: out.lanes, discard: out.discard)
+                    SIMD8<Float>.self, cols, rig, list: list, start: k, count: n, vertices: vertices, used: used,
+                    capacity: capacity, scratch: out)
+                k &+= 8 &* n
+                continue
+            }
+            if row & 3 == 0 && listsAgree(list, start: k, count: n, end: end, lanes: 4) {
+                used = group(
+                    SIMD4<Float>.self, cols, rig, list: list, start: k, count: n, vertices: vertices, used: used,
+                    capacity: capacity, scratch: out)
                 k &+= 4 &* n
                 continue
             }
@@ -70,26 +79,27 @@ extension VertexSystem {
         out.vertexCount = used
     }
 
-    /// Whether the `count` draws from `start` (one row, a multiple of 4) are followed by the
-    /// next 3 rows' lists, each `count` draws long with the same slots in the same order.
+    /// Whether the `count` draws from `start` (one row, a multiple of `lanes`) are followed by
+    /// the next `lanes - 1` rows' lists, each `count` draws long with the same slots in the same
+    /// order.
     @inline(__always)
-    static func listsAgree(_ list: UnsafeMutablePointer<VertexDraw>, start: Int, count n: Int, end: Int) -> Bool {
-        guard end &- start >= 4 &* n else { return false }
+    static func listsAgree(
+        _ list: UnsafeMutablePointer<VertexDraw>, start: Int, count n: Int, end: Int, lanes: Int
+    ) -> Bool {
+        guard end &- start >= lanes &* n else { return false }
         let row = list[start].row
-        for lane in 1..<4 {
+        for lane in 1..<lanes {
             let first = start &+ lane &* n
             // Rows are listed in increasing order, so the first and last entries bound the row.
             if list[first].row != row &+ Int32(lane) || list[first &+ n &- 1].row != row &+ Int32(lane) {
                 return false
             }
         }
-        let after = start &+ 4 &* n
-        if after < end && list[after].row == row &+ 3 { return false }
+        let after = start &+ lanes &* n
+        if after < end && list[after].row == row &+ Int32(lanes &- 1) { return false }
         for j in 0..<n {
             let s = list[start &+ j].slot
-            if list[start &+ n &+ j].slot != s || list[start &+ 2 &* n &+ j].slot != s
-                || list[start &+ 3 &* n &+ j].slot != s
-            {
+            for lane in 1..<lanes where list[start &+ lane &* n &+ j].slot != s {
                 return false
             }
         }
@@ -97,32 +107,27 @@ extension VertexSystem {
     }
 
     /// The floats the scalar path writes for a draw of `attachment` showing `frame` given `room`
-    /// floats (`compute`'s result).
+    /// floats (`compute`'s result): a region 8 when it has an image, shows one and has room; a
+    /// mesh its world length when there is room; anything else 0.
     @inline(__always)
     static func expectedCount(_ rig: RigTables, attachment: Int, frame: Int32, room: Int) -> Int {
         guard attachment >= 0 else { return 0 }
-        switch rig.attachmentKind(attachment) {
-        case .region:
-            return room >= 8 && rig.attFrameCount[attachment] > 0 && frame >= 0 ? 8 : 0
-        case .mesh:
-            let length = Int(rig.attWorldLength[attachment])
-            return length <= room ? length : 0
-        default:
-            return 0
-        }
+        let drawn = Int(rig.attDrawnFloats[attachment])
+        let floats = drawn >= 0 ? drawn : (frame >= 0 ? -drawn : 0)
+        return floats <= room ? floats : 0
     }
 
-    /// One group of 4 rows whose lists agree (`listsAgree`), `n` draws each from `start`: sets
-    /// every draw's offset and count as the scalar path would, then computes the vertices, in
-    /// lanes where the 4 draws show the same thing. Returns the floats used.
-    static func group(
-        _ cols: BatchColumns, _ rig: RigTables, list: UnsafeMutablePointer<VertexDraw>, start: Int, count n: Int,
-        vertices: UnsafeMutablePointer<Float>, used start0: Int, capacity: Int,
-        lanes table: UnsafeMutablePointer<SIMD4<Float>>, discard: UnsafeMutablePointer<Float>
+    /// One group of `V.scalarCount` rows whose lists agree (`listsAgree`), `n` draws each from
+    /// `start`: sets every draw's offset and count as the scalar path would, then computes the
+    /// vertices, in lanes where the lanes' draws show the same thing. Returns the floats used.
+    static func group<V: VertexLaneVector>(
+        _: V.Type, _ cols: BatchColumns, _ rig: RigTables, list: UnsafeMutablePointer<VertexDraw>, start: Int,
+        count n: Int, vertices: UnsafeMutablePointer<Float>, used start0: Int, capacity: Int, scratch: VertexScratch
     ) -> Int {
+        let width = V.scalarCount
         // Offsets and counts, in list order.
         var used = start0
-        for k in start..<(start &+ 4 &* n) {
+        for k in start..<(start &+ width &* n) {
             let draw = list[k]
             let s = Int(draw.slot)
             let room = Int(rig.slotVertexOffset[s &+ 1] &- rig.slotVertexOffset[s])
@@ -136,99 +141,116 @@ extension VertexSystem {
             used &+= written
         }
         let row0 = Int(list[start].row)
-        let rows = (cols.rows(row0), cols.rows(row0 &+ 1), cols.rows(row0 &+ 2), cols.rows(row0 &+ 3))
-        let lanes = LaneBones(cols, rows.0)
+        let lanes = LaneBones(cols, cols.rows(row0))
+        let table = scratch.lanes
+        let discard = scratch.discard
+        // Gathered on first need (`gatherLanes`). Written out at each use rather than in a local
+        // function: a debug build boxes a variable a local function captures, an allocation.
         var tableFilled = false
         for j in 0..<n {
             let k0 = start &+ j
-            let k1 = k0 &+ n
-            let k2 = k1 &+ n
-            let k3 = k2 &+ n
             let d0 = list[k0]
             let attachment = Int(d0.attachment)
-            let count = d0.count
-            var same =
-                count > 0 && list[k1].attachment == d0.attachment && list[k2].attachment == d0.attachment
-                && list[k3].attachment == d0.attachment && list[k1].frame == d0.frame && list[k2].frame == d0.frame
-                && list[k3].frame == d0.frame && list[k1].count == count && list[k2].count == count
-                && list[k3].count == count
+            var same = d0.count > 0
+            for lane in 1..<width where same {
+                let d = list[k0 &+ lane &* n]
+                same = d.attachment == d0.attachment && d.frame == d0.frame && d.count == d0.count
+            }
             var kind = AttachmentKind.point
-            // Meshes: deform on no lane, or on all 4 (`deformed`); mixed goes lane by lane.
+            // Meshes: deform on no lane, or on all (`deformed`); mixed goes lane by lane.
             var deformed = false
             if same {
                 kind = rig.attachmentKind(attachment)
                 if kind == .mesh {
                     let s = Int(d0.slot)
-                    let with =
-                        (cols.deformLength(rig, rows.0, slot: s) != 0 ? 1 : 0)
-                        &+ (cols.deformLength(rig, rows.1, slot: s) != 0 ? 1 : 0)
-                        &+ (cols.deformLength(rig, rows.2, slot: s) != 0 ? 1 : 0)
-                        &+ (cols.deformLength(rig, rows.3, slot: s) != 0 ? 1 : 0)
-                    same = with == 0 || with == 4
-                    deformed = with == 4
+                    var with = 0
+                    for lane in 0..<width where cols.deformLength(rig, cols.rows(row0 &+ lane), slot: s) != 0 {
+                        with &+= 1
+                    }
+                    same = with == 0 || with == width
+                    deformed = with == width
                 } else {
                     same = kind == .region
                 }
             }
             if same {
-                let out = LaneOut(
-                    vertices + Int(d0.offset), vertices + Int(list[k1].offset), vertices + Int(list[k2].offset),
-                    vertices + Int(list[k3].offset))
+                let out = LaneOut(lanes: width) { vertices + Int(list[k0 &+ $0 &* n].offset) }
                 let s = Int(d0.slot)
                 if kind == .region {
                     regionLanes(
-                        lanes, bone: Int(rig.slotBone[s]), corners: rig.frameOffsets + Int(d0.frame) &* 8, out)
+                        V.self, lanes, bone: Int(rig.slotBone[s]), corners: rig.frameOffsets + Int(d0.frame) &* 8, out)
                     continue
                 }
                 if rig.attBoneCount[attachment] > 0 {
                     if !tableFilled {
-                        gatherLanes(lanes, rig, into: table)
+                        gatherLanes(V.self, lanes, rig, into: table)
                         tableFilled = true
                     }
                     if deformed {
-                        let deform = laneDeform(cols, rig, rows, slot: s)
-                        skinLanes(rig, attachment: attachment, UnsafeRawPointer(table), deform: deform, out)
+                        let deform = laneDeform(cols, rig, row0, lanes: width, slot: s)
+                        skinLanes(V.self, rig, attachment: attachment, UnsafeRawPointer(table), deform: deform, out)
                     } else {
-                        skinLanes(rig, attachment: attachment, UnsafeRawPointer(table), deform: nil, out)
+                        skinLanes(V.self, rig, attachment: attachment, UnsafeRawPointer(table), deform: nil, out)
                     }
                 } else if deformed {
-                    let deform = laneDeform(cols, rig, rows, slot: s)
-                    meshLanes(rig, attachment: attachment, lanes, bone: Int(rig.slotBone[s]), deform: deform, out)
+                    let deform = laneDeform(cols, rig, row0, lanes: width, slot: s)
+                    meshLanes(
+                        V.self, rig, attachment: attachment, lanes, bone: Int(rig.slotBone[s]), deform: deform, out)
                 } else {
-                    meshLanes(rig, attachment: attachment, lanes, bone: Int(rig.slotBone[s]), deform: nil, out)
+                    meshLanes(V.self, rig, attachment: attachment, lanes, bone: Int(rig.slotBone[s]), deform: nil, out)
                 }
                 continue
             }
             // Weighted meshes without deform that differ between lanes: once per attachment in
             // lanes, the lanes showing another one writing to `discard`.
-            if weightedWithoutDeform(cols, rig, list, k0, rows.0) && weightedWithoutDeform(cols, rig, list, k1, rows.1)
-                && weightedWithoutDeform(cols, rig, list, k2, rows.2)
-                && weightedWithoutDeform(cols, rig, list, k3, rows.3)
-            {
+            var allWeighted = true
+            for lane in 0..<width where allWeighted {
+                allWeighted = weightedWithoutDeform(cols, rig, list, k0 &+ lane &* n, cols.rows(row0 &+ lane))
+            }
+            if allWeighted {
                 if !tableFilled {
-                    gatherLanes(lanes, rig, into: table)
+                    gatherLanes(V.self, lanes, rig, into: table)
                     tableFilled = true
                 }
-                let d = (list[k0], list[k1], list[k2], list[k3])
-                @inline(__always) func target(_ draw: VertexDraw, _ shown: Int32) -> UnsafeMutablePointer<Float> {
-                    draw.attachment == shown ? vertices + Int(draw.offset) : discard
+                for lane in 0..<width {
+                    let shown = list[k0 &+ lane &* n].attachment
+                    var first = true
+                    for earlier in 0..<lane where list[k0 &+ earlier &* n].attachment == shown { first = false }
+                    guard first else { continue }
+                    let out = LaneOut(lanes: width) {
+                        let d = list[k0 &+ $0 &* n]
+                        return d.attachment == shown ? vertices + Int(d.offset) : discard
+                    }
+                    skinLanes(V.self, rig, attachment: Int(shown), UnsafeRawPointer(table), deform: nil, out)
                 }
-                @inline(__always) func skin(_ shown: Int32) {
-                    let out = LaneOut(target(d.0, shown), target(d.1, shown), target(d.2, shown), target(d.3, shown))
-                    skinLanes(rig, attachment: Int(shown), UnsafeRawPointer(table), deform: nil, out)
-                }
-                let a = (d.0.attachment, d.1.attachment, d.2.attachment, d.3.attachment)
-                skin(a.0)
-                if a.1 != a.0 { skin(a.1) }
-                if a.2 != a.0 && a.2 != a.1 { skin(a.2) }
-                if a.3 != a.0 && a.3 != a.1 && a.3 != a.2 { skin(a.3) }
                 continue
             }
             // Lane by lane: weighted meshes from the lanes' bone records, others as the scalar path.
-            laneDraw(cols, rig, list, k0, rows.0, vertices, table, lane: 0, &tableFilled, lanes)
-            laneDraw(cols, rig, list, k1, rows.1, vertices, table, lane: 1, &tableFilled, lanes)
-            laneDraw(cols, rig, list, k2, rows.2, vertices, table, lane: 2, &tableFilled, lanes)
-            laneDraw(cols, rig, list, k3, rows.3, vertices, table, lane: 3, &tableFilled, lanes)
+            for lane in 0..<width {
+                let k = k0 &+ lane &* n
+                let draw = list[k]
+                guard draw.count > 0 else { continue }
+                let r = cols.rows(row0 &+ lane)
+                let s = Int(draw.slot)
+                let shown = Int(draw.attachment)
+                if rig.attBoneCount[shown] > 0 && rig.attachmentKind(shown) == .mesh {
+                    if !tableFilled {
+                        gatherLanes(V.self, lanes, rig, into: table)
+                        tableFilled = true
+                    }
+                    let deform: UnsafePointer<Float>? =
+                        cols.deformLength(rig, r, slot: s) == 0
+                        ? nil : UnsafePointer(cols.deform + (r.deform &+ Int(rig.slotDeformOffset[s])))
+                    skinLane(
+                        V.self, rig, attachment: shown, UnsafeRawPointer(table) + lane &* 4, deform: deform,
+                        vertices + Int(draw.offset))
+                    continue
+                }
+                let room = Int(rig.slotVertexOffset[s &+ 1] &- rig.slotVertexOffset[s])
+                _ = computeSlot(
+                    cols, rig, r, slot: s, attachment: shown, frame: draw.frame, into: vertices + Int(draw.offset),
+                    capacity: room)
+            }
         }
         return used
     }
@@ -245,46 +267,15 @@ extension VertexSystem {
             && cols.deformLength(rig, r, slot: Int(draw.slot)) == 0
     }
 
-    /// Draw `k` of a group on its own, at the offset `group` gave it: a weighted mesh from lane
-    /// `lane` of the lanes' bone records (gathered here if not yet), anything else through the
-    /// scalar path.
-    @inline(__always)
-    static func laneDraw(
-        _ cols: BatchColumns, _ rig: RigTables, _ list: UnsafeMutablePointer<VertexDraw>, _ k: Int, _ r: InstanceRows,
-        _ vertices: UnsafeMutablePointer<Float>, _ table: UnsafeMutablePointer<SIMD4<Float>>, lane: Int,
-        _ tableFilled: inout Bool, _ lanes: LaneBones
-    ) {
-        let draw = list[k]
-        guard draw.count > 0 else { return }
-        let s = Int(draw.slot)
-        let attachment = Int(draw.attachment)
-        if rig.attBoneCount[attachment] > 0 && rig.attachmentKind(attachment) == .mesh {
-            if !tableFilled {
-                gatherLanes(lanes, rig, into: table)
-                tableFilled = true
-            }
-            let deform: UnsafePointer<Float>? =
-                cols.deformLength(rig, r, slot: s) == 0
-                ? nil : UnsafePointer(cols.deform + (r.deform &+ Int(rig.slotDeformOffset[s])))
-            skinLane(
-                rig, attachment: attachment, UnsafeRawPointer(table) + lane &* 4, deform: deform,
-                vertices + Int(draw.offset))
-            return
-        }
-        let room = Int(rig.slotVertexOffset[s &+ 1] &- rig.slotVertexOffset[s])
-        _ = computeSlot(
-            cols, rig, r, slot: s, attachment: attachment, frame: draw.frame, into: vertices + Int(draw.offset),
-            capacity: room)
-    }
-
     /// One lane's weighted mesh (with deform offsets when `deform` is not nil) from lane records
-    /// (`gatherLanes`; `g` points at the lane's float of the first record): the scalar path's
-    /// float operations, in its order.
+    /// of `V` (`gatherLanes`; `g` points at the lane's float of the first record): the scalar
+    /// path's float operations, in its order.
     @inline(__always)
-    static func skinLane(
-        _ rig: RigTables, attachment: Int, _ g: UnsafeRawPointer, deform: UnsafePointer<Float>?,
+    static func skinLane<V: VertexLaneVector>(
+        _: V.Type, _ rig: RigTables, attachment: Int, _ g: UnsafeRawPointer, deform: UnsafePointer<Float>?,
         _ out: UnsafeMutablePointer<Float>
     ) {
+        let field = MemoryLayout<V>.stride
         let length = Int(rig.attWorldLength[attachment])
         var bones = rig.laneBonePool + Int(rig.attBoneStart[attachment])
         let vertices = rig.vertexPool + Int(rig.attVertexStart[attachment])
@@ -297,7 +288,7 @@ extension VertexSystem {
             let end = bones + 1 + Int(bones.pointee)
             bones += 1
             while bones < end {
-                let t = g + Int(bones.pointee)
+                let t = g + Int(bones.pointee) &* V.recordScale
                 var vx = vertices[f]
                 var vy = vertices[f &+ 1]
                 if let deform {
@@ -306,11 +297,11 @@ extension VertexSystem {
                 }
                 let weight = vertices[f &+ 2]
                 let a = t.load(as: Float.self)
-                let b = t.load(fromByteOffset: 16, as: Float.self)
-                let c = t.load(fromByteOffset: 32, as: Float.self)
-                let d = t.load(fromByteOffset: 48, as: Float.self)
-                let x = t.load(fromByteOffset: 64, as: Float.self)
-                let y = t.load(fromByteOffset: 80, as: Float.self)
+                let b = t.load(fromByteOffset: field, as: Float.self)
+                let c = t.load(fromByteOffset: 2 &* field, as: Float.self)
+                let d = t.load(fromByteOffset: 3 &* field, as: Float.self)
+                let x = t.load(fromByteOffset: 4 &* field, as: Float.self)
+                let y = t.load(fromByteOffset: 5 &* field, as: Float.self)
                 wx += (vx * a + vy * b + x) * weight
                 wy += (vx * c + vy * d + y) * weight
                 bones += 1
@@ -323,83 +314,87 @@ extension VertexSystem {
         }
     }
 
-    /// World vertices of a region for 4 lanes: per corner, as the scalar path,
+    /// World vertices of a region in every lane: per corner, as the scalar path,
     /// x = ox * a + oy * b + worldX and y = ox * c + oy * d + worldY.
     @inline(__always)
-    static func regionLanes(_ t: LaneBones, bone: Int, corners o: UnsafePointer<Float>, _ out: LaneOut) {
-        let m = t.bone(bone)
-        @inline(__always) func corner(_ j: Int) -> (x: SIMD4<Float>, y: SIMD4<Float>) {
-            m.point(SIMD4(repeating: o[j]), SIMD4(repeating: o[j &+ 1]))
+    static func regionLanes<V: VertexLaneVector>(
+        _: V.Type, _ t: LaneBones, bone: Int, corners o: UnsafePointer<Float>, _ out: LaneOut
+    ) {
+        let m = t.bone(V.self, bone)
+        @inline(__always) func corner(_ j: Int) {
+            let (x, y) = m.point(V(repeating: o[j]), V(repeating: o[j &+ 1]))
+            // Corner offsets are stored BL, UL, UR, BR; output starts at BR.
+            V.store(x, y, out, at: (j &+ 2) & 7)
         }
-        // Corner offsets are stored BL, UL, UR, BR; output starts at BR.
-        out.store(corner(6), at: 0)
-        out.store(corner(0), at: 2)
-        out.store(corner(2), at: 4)
-        out.store(corner(4), at: 6)
+        corner(6)
+        corner(0)
+        corner(2)
+        corner(4)
     }
 
-    /// World vertices of an unweighted mesh for 4 lanes: x = vx * a + vy * b + worldX,
+    /// World vertices of an unweighted mesh in every lane: x = vx * a + vy * b + worldX,
     /// y = vx * c + vy * d + worldY, from the setup vertices, or with `deform` from each lane's
     /// deform buffer (read as (x, y) pairs and transposed). Callers pass `deform` or `nil` at
     /// separate call sites, so each inlined copy knows which.
     @inline(__always)
-    static func meshLanes(
-        _ rig: RigTables, attachment: Int, _ t: LaneBones, bone: Int, deform: LaneOut?, _ out: LaneOut
+    static func meshLanes<V: VertexLaneVector>(
+        _: V.Type, _ rig: RigTables, attachment: Int, _ t: LaneBones, bone: Int, deform: LaneOut?, _ out: LaneOut
     ) {
         let length = Int(rig.attWorldLength[attachment])
         let vertices = rig.vertexPool + Int(rig.attVertexStart[attachment])
-        let m = t.bone(bone)
+        let m = t.bone(V.self, bone)
         var v = 0
         while v < length {
             if let deform {
-                let (vx, vy) = deform.load(at: v)
-                out.store(m.point(vx, vy), at: v)
+                let (vx, vy) = V.load(deform, at: v)
+                let (x, y) = m.point(vx, vy)
+                V.store(x, y, out, at: v)
             } else {
-                out.store(m.point(SIMD4(repeating: vertices[v]), SIMD4(repeating: vertices[v &+ 1])), at: v)
+                let (x, y) = m.point(V(repeating: vertices[v]), V(repeating: vertices[v &+ 1]))
+                V.store(x, y, out, at: v)
             }
             v &+= 2
         }
     }
 
-    /// The 4 lanes' deform buffers of slot `s`.
+    /// The deform buffers of slot `s` of the `lanes` rows from `row0`.
     @inline(__always)
-    static func laneDeform(
-        _ cols: BatchColumns, _ rig: RigTables, _ rows: (InstanceRows, InstanceRows, InstanceRows, InstanceRows),
-        slot s: Int
-    ) -> LaneOut {
+    static func laneDeform(_ cols: BatchColumns, _ rig: RigTables, _ row0: Int, lanes: Int, slot s: Int) -> LaneOut {
         let offset = Int(rig.slotDeformOffset[s])
-        return LaneOut(
-            cols.deform + (rows.0.deform &+ offset), cols.deform + (rows.1.deform &+ offset),
-            cols.deform + (rows.2.deform &+ offset), cols.deform + (rows.3.deform &+ offset))
+        return LaneOut(lanes: lanes) { cols.deform + (cols.rows(row0 &+ $0).deform &+ offset) }
     }
 
-    /// Copies the 4 lanes' world transforms of the bones weighted meshes use
+    /// Copies the lanes' world transforms of the bones weighted meshes use
     /// (`RigTables.laneBones`) into `g`: per bone a, b, c, d, worldX, worldY, one vector each.
     @inline(__always)
-    static func gatherLanes(_ t: LaneBones, _ rig: RigTables, into g: UnsafeMutablePointer<SIMD4<Float>>) {
-        var o = 0
+    static func gatherLanes<V: VertexLaneVector>(
+        _: V.Type, _ t: LaneBones, _ rig: RigTables, into g: UnsafeMutableRawPointer
+    ) {
+        let field = MemoryLayout<V>.stride
+        var record = g
         for i in 0..<rig.laneBoneCount {
-            let m = t.bone(Int(rig.laneBones[i]))
-            g[o] = m.a
-            g[o &+ 1] = m.b
-            g[o &+ 2] = m.c
-            g[o &+ 3] = m.d
-            g[o &+ 4] = m.x
-            g[o &+ 5] = m.y
-            o &+= 6
+            let m = t.bone(V.self, Int(rig.laneBones[i]))
+            record.storeBytes(of: m.a, as: V.self)
+            record.storeBytes(of: m.b, toByteOffset: field, as: V.self)
+            record.storeBytes(of: m.c, toByteOffset: 2 &* field, as: V.self)
+            record.storeBytes(of: m.d, toByteOffset: 3 &* field, as: V.self)
+            record.storeBytes(of: m.x, toByteOffset: 4 &* field, as: V.self)
+            record.storeBytes(of: m.y, toByteOffset: 5 &* field, as: V.self)
+            record += 6 &* field
         }
     }
 
-    /// World vertices of a weighted mesh for 4 lanes: per vertex, from 0, per influence in order
-    /// x += (vx * a + vy * b + worldX) * weight and y += (vx * c + vy * d + worldY) * weight, where
-    /// with `deform` (deform on all 4 lanes) each lane's vx, vy get its deform offsets added, read
-    /// as (x, y) pairs and transposed. `g` holds the lanes' bone records (`gatherLanes`), which
-    /// `RigTables.laneBonePool` addresses by byte offset. Inlined at both call sites, so the
-    /// deform test folds away.
+    /// World vertices of a weighted mesh in every lane: per vertex, from 0, per influence in
+    /// order x += (vx * a + vy * b + worldX) * weight and y += (vx * c + vy * d + worldY) * weight,
+    /// where with `deform` (deform on every lane) each lane's vx, vy get its deform offsets added,
+    /// read as (x, y) pairs and transposed. `g` holds the lanes' bone records (`gatherLanes`),
+    /// which `RigTables.laneBonePool` addresses by byte offset (of 4-lane records). Inlined at
+    /// both call sites, so the deform test folds away.
     @inline(__always)
-    static func skinLanes(
-        _ rig: RigTables, attachment: Int, _ g: UnsafeRawPointer, deform: LaneOut?, _ out: LaneOut
+    static func skinLanes<V: VertexLaneVector>(
+        _: V.Type, _ rig: RigTables, attachment: Int, _ g: UnsafeRawPointer, deform: LaneOut?, _ out: LaneOut
     ) {
+        let field = MemoryLayout<V>.stride
         let length = Int(rig.attWorldLength[attachment])
         var bones = rig.laneBonePool + Int(rig.attBoneStart[attachment])
         // Per influence x, y and weight in every lane.
@@ -407,41 +402,41 @@ extension VertexSystem {
         var o = 0  // cursor in deform offsets (2 per influence)
         var w = 0  // output cursor
         while w < length {
-            var x = SIMD4<Float>(repeating: 0)
-            var y = SIMD4<Float>(repeating: 0)
+            var x = V(repeating: 0)
+            var y = V(repeating: 0)
             let end = bones + 1 + Int(bones.pointee)
             bones += 1
             while bones < end {
-                let t = g + Int(bones.pointee)
-                var vx = s[0]
-                var vy = s[1]
+                let t = g + Int(bones.pointee) &* V.recordScale
+                var vx = V.splat(s)
+                var vy = V.splat(s + 1)
                 if let deform {
-                    let (dx, dy) = deform.load(at: o)
+                    let (dx, dy) = V.load(deform, at: o)
                     vx = vx + dx
                     vy = vy + dy
                     o &+= 2
                 }
-                let weight = s[2]
-                let a = t.load(as: SIMD4<Float>.self)
-                let b = t.load(fromByteOffset: 16, as: SIMD4<Float>.self)
-                let c = t.load(fromByteOffset: 32, as: SIMD4<Float>.self)
-                let d = t.load(fromByteOffset: 48, as: SIMD4<Float>.self)
-                let wx = t.load(fromByteOffset: 64, as: SIMD4<Float>.self)
-                let wy = t.load(fromByteOffset: 80, as: SIMD4<Float>.self)
+                let weight = V.splat(s + 2)
+                let a = t.load(as: V.self)
+                let b = t.load(fromByteOffset: field, as: V.self)
+                let c = t.load(fromByteOffset: 2 &* field, as: V.self)
+                let d = t.load(fromByteOffset: 3 &* field, as: V.self)
+                let wx = t.load(fromByteOffset: 4 &* field, as: V.self)
+                let wy = t.load(fromByteOffset: 5 &* field, as: V.self)
                 x += (vx * a + vy * b + wx) * weight
                 y += (vx * c + vy * d + wy) * weight
                 bones += 1
                 s += 3
             }
-            out.store(x, y, at: w)
+            V.store(x, y, out, at: w)
             w &+= 2
         }
     }
 }
 
-/// The world transform columns of 4 consecutive lanes (rows r ..< r + 4, r a multiple of 4, in a
-/// chunked layout whose chunk size is a multiple of 4): bone k's lanes are the aligned vector
-/// `stride * k` bytes past each pointer.
+/// The world transform columns of consecutive lanes (rows r ..< r + width, r a multiple of the
+/// width, in a chunked layout whose chunk size is a multiple of the width): bone k's lanes are
+/// the vector `stride * k` bytes past each pointer.
 struct LaneBones {
     let a: UnsafeRawPointer
     let b: UnsafeRawPointer
@@ -466,65 +461,10 @@ struct LaneBones {
 
     /// Bone `k`'s world transform, one lane per instance.
     @inline(__always)
-    func bone(_ k: Int) -> LaneWorld {
+    func bone<V: VertexLaneVector>(_: V.Type, _ k: Int) -> LaneWorld<V> {
         let o = k &* stride
         return LaneWorld(
-            a: a.load(fromByteOffset: o, as: SIMD4<Float>.self), b: b.load(fromByteOffset: o, as: SIMD4<Float>.self),
-            c: c.load(fromByteOffset: o, as: SIMD4<Float>.self), d: d.load(fromByteOffset: o, as: SIMD4<Float>.self),
-            x: x.load(fromByteOffset: o, as: SIMD4<Float>.self), y: y.load(fromByteOffset: o, as: SIMD4<Float>.self))
-    }
-}
-
-/// Where each of 4 lanes' vertices of one draw go (or, for deform, where each lane's floats
-/// are read from).
-struct LaneOut {
-    let p0: UnsafeMutablePointer<Float>
-    let p1: UnsafeMutablePointer<Float>
-    let p2: UnsafeMutablePointer<Float>
-    let p3: UnsafeMutablePointer<Float>
-
-    @inline(__always)
-    init(
-        _ p0: UnsafeMutablePointer<Float>, _ p1: UnsafeMutablePointer<Float>, _ p2: UnsafeMutablePointer<Float>,
-        _ p3: UnsafeMutablePointer<Float>
-    ) {
-        self.p0 = p0
-        self.p1 = p1
-        self.p2 = p2
-        self.p3 = p3
-    }
-
-    /// Writes lane i's (x[i], y[i]) at floats w, w + 1 of lane i's output: a transpose into
-    /// (x0, y0, x1, y1) and (x2, y2, x3, y3), then one 8-byte store per lane (each pair moved
-    /// as the bits of one 64-bit lane, so the stores take the low or high half in place).
-    @inline(__always)
-    func store(_ x: SIMD4<Float>, _ y: SIMD4<Float>, at w: Int) {
-        let low = unsafeBitCast(SIMD4(x[0], y[0], x[1], y[1]), to: SIMD2<Double>.self)
-        let high = unsafeBitCast(SIMD4(x[2], y[2], x[3], y[3]), to: SIMD2<Double>.self)
-        UnsafeMutableRawPointer(p0 + w).storeBytes(of: low[0], as: Double.self)
-        UnsafeMutableRawPointer(p1 + w).storeBytes(of: low[1], as: Double.self)
-        UnsafeMutableRawPointer(p2 + w).storeBytes(of: high[0], as: Double.self)
-        UnsafeMutableRawPointer(p3 + w).storeBytes(of: high[1], as: Double.self)
-    }
-
-    /// `store` of a point (`LaneWorld.point`).
-    @inline(__always)
-    func store(_ point: (x: SIMD4<Float>, y: SIMD4<Float>), at w: Int) {
-        store(point.x, point.y, at: w)
-    }
-
-    /// Reads lane i's floats w, w + 1 as (x[i], y[i]): one 8-byte load per lane, then the
-    /// transpose of `store`.
-    @inline(__always)
-    func load(at w: Int) -> (SIMD4<Float>, SIMD4<Float>) {
-        let low = unsafeBitCast(
-            SIMD2(
-                UnsafeRawPointer(p0 + w).loadUnaligned(as: Double.self),
-                UnsafeRawPointer(p1 + w).loadUnaligned(as: Double.self)), to: SIMD4<Float>.self)
-        let high = unsafeBitCast(
-            SIMD2(
-                UnsafeRawPointer(p2 + w).loadUnaligned(as: Double.self),
-                UnsafeRawPointer(p3 + w).loadUnaligned(as: Double.self)), to: SIMD4<Float>.self)
-        return (SIMD4(low[0], low[2], high[0], high[2]), SIMD4(low[1], low[3], high[1], high[3]))
+            a: V.column(a + o), b: V.column(b + o), c: V.column(c + o), d: V.column(d + o), x: V.column(x + o),
+            y: V.column(y + o))
     }
 }

@@ -8,8 +8,8 @@ import BoneworkFormat
 enum VertexSystem {
     /// Computes the draws `draws` of `out`'s list, writing their vertices from the start of
     /// `out.vertices` and their offsets and counts into the list. Chunked layouts whose chunk
-    /// size is a multiple of 4 take the four-instance lane path (`updateLanes`), which gives the
-    /// same list and the same vertex bits.
+    /// size is a multiple of 4 take the lane path (4 or 8 instances at once, `updateLanes`),
+    /// which gives the same list and the same vertex bits.
     static func update(_ cols: BatchColumns, _ rig: RigTables, draws: Range<Int>, into out: VertexScratch) {
         if lanesApply(cols) {
             updateLanes(cols, rig, draws: draws, into: out)
@@ -285,8 +285,9 @@ final class VertexScratch: @unchecked Sendable {
     /// One instance's gathered bone transforms (`VertexSystem.gather`).
     private(set) var bones: UnsafeMutablePointer<SIMD4<Float>>
     private var boneCapacity = 0
-    /// Four instances' world transforms of the bones weighted meshes use (`VertexSystem.gatherLanes`).
-    private(set) var lanes: UnsafeMutablePointer<SIMD4<Float>>
+    /// A lane group's world transforms of the bones weighted meshes use
+    /// (`VertexSystem.gatherLanes`): room for 8-lane records, aligned for them.
+    private(set) var lanes: UnsafeMutableRawPointer
     private var laneCapacity = 0
     /// Where lanes of a four-lane computation that are not wanted write (`VertexSystem.group`).
     private(set) var discard: UnsafeMutablePointer<Float>
@@ -300,7 +301,7 @@ final class VertexScratch: @unchecked Sendable {
 
     init() {
         bones = .allocate(capacity: 1)
-        lanes = .allocate(capacity: 1)
+        lanes = .allocate(byteCount: 32, alignment: 32)
         discard = .allocate(capacity: 1)
         vertices = .allocate(capacity: 1)
         draws = .allocate(capacity: 1)
@@ -328,11 +329,11 @@ final class VertexScratch: @unchecked Sendable {
             bones = .allocate(capacity: bonePairs)
             boneCapacity = bonePairs
         }
-        let laneVectors = max(1, rig.tables.laneBoneCount * 6)
-        if laneVectors > laneCapacity {
+        let laneBytes = max(1, rig.tables.laneBoneCount * 6) * MemoryLayout<SIMD8<Float>>.stride
+        if laneBytes > laneCapacity {
             lanes.deallocate()
-            lanes = .allocate(capacity: laneVectors)
-            laneCapacity = laneVectors
+            lanes = .allocate(byteCount: laneBytes, alignment: 32)
+            laneCapacity = laneBytes
         }
         if rig.maxAttachmentFloats > discardCapacity {
             discard.deallocate()

@@ -4,8 +4,8 @@ import Testing
 
 @testable import BoneworkWorld
 
-/// The vertex system's four-instance lane path (chunked layouts with a chunk size that is a
-/// multiple of 4) against the scalar path (instance-major): the same crowds, frame by frame,
+/// The vertex system's lane path (4 instances at once in chunked layouts with a chunk size that
+/// is a multiple of 4, 8 at once when it is a multiple of 8) against the scalar path (instance-major): the same crowds, frame by frame,
 /// must hand the renderer the same draws and bit for bit the same vertices.
 @Suite("Vertex lanes")
 struct VertexLaneTests {
@@ -31,6 +31,10 @@ struct VertexLaneTests {
         Workload(
             skeleton: "spineboy/spineboy-pro.skel", atlas: "spineboy/spineboy.atlas", skins: [nil],
             animations: ["hoverboard", "hoverboard", "hoverboard", "hoverboard", "walk"], count: 15),
+        // Deform on weighted meshes in all 8 lanes of a group.
+        Workload(
+            skeleton: "spineboy/spineboy-pro.skel", atlas: "spineboy/spineboy.atlas", skins: [nil],
+            animations: ["hoverboard"], count: 16),
         // Different skins per instance: draw lists differ in length and slots.
         Workload(
             skeleton: "mix-and-match/mix-and-match-pro.skel", atlas: "mix-and-match/mix-and-match.atlas",
@@ -43,6 +47,9 @@ struct VertexLaneTests {
         Workload(
             skeleton: "hero/hero-pro.skel", atlas: "hero/hero.atlas", skins: ["weapon/sword"],
             animations: ["run", "run", "run", "run", "walk", "idle", "attack"], count: 13),
+        Workload(
+            skeleton: "hero/hero-pro.skel", atlas: "hero/hero.atlas", skins: ["weapon/sword"], animations: ["run"],
+            count: 16),
         Workload(
             skeleton: "owl/owl-pro.skel", atlas: "owl/owl.atlas", skins: [nil],
             animations: ["left", "left", "left", "left", "up", "down"], count: 10),

@@ -1,0 +1,134 @@
+/// The vectors the vertex system's lane path runs on (`VertexSystem.group`): 4 instances at once
+/// (`SIMD4<Float>`) or 8 (`SIMD8<Float>`, chunk sizes that are a multiple of 8). What differs
+/// between the widths is how lanes are loaded from the columns and how each lane's (x, y) pairs
+/// reach its own output; the arithmetic is the same generic code.
+protocol VertexLaneVector: SIMD where Scalar == Float {
+    /// Bone `k`'s lanes of one world transform column, `p` pointing at them.
+    static func column(_ p: UnsafeRawPointer) -> Self
+    /// A shared value in every lane, from its 4-lane splat (`RigTables.laneSkinPool`).
+    static func splat(_ p: UnsafePointer<SIMD4<Float>>) -> Self
+    /// How much larger this width's bone records are than the 4-lane records whose byte
+    /// offsets `RigTables.laneBonePool` holds.
+    static var recordScale: Int { get }
+    /// Writes lane i's (x[i], y[i]) at floats w, w + 1 of lane i's output.
+    static func store(_ x: Self, _ y: Self, _ out: LaneOut, at w: Int)
+    /// Reads lane i's floats w, w + 1 as (x[i], y[i]).
+    static func load(_ from: LaneOut, at w: Int) -> (Self, Self)
+}
+
+extension SIMD4: VertexLaneVector where Scalar == Float {
+    /// Columns of chunked layouts are 16-byte aligned at a multiple of 4 lanes (`lanesApply`).
+    @inline(__always)
+    static func column(_ p: UnsafeRawPointer) -> Self { p.load(as: Self.self) }
+
+    @inline(__always)
+    static func splat(_ p: UnsafePointer<SIMD4<Float>>) -> Self { p.pointee }
+
+    @inline(__always)
+    static var recordScale: Int { 1 }
+
+    /// A transpose into (x0, y0, x1, y1) and (x2, y2, x3, y3), then one 8-byte store per lane
+    /// (each pair moved as the bits of one 64-bit lane, so the stores take the low or high half
+    /// in place).
+    @inline(__always)
+    static func store(_ x: Self, _ y: Self, _ out: LaneOut, at w: Int) {
+        let low = unsafeBitCast(SIMD4(x[0], y[0], x[1], y[1]), to: SIMD2<Double>.self)
+        let high = unsafeBitCast(SIMD4(x[2], y[2], x[3], y[3]), to: SIMD2<Double>.self)
+        UnsafeMutableRawPointer(out.p0 + w).storeBytes(of: low[0], as: Double.self)
+        UnsafeMutableRawPointer(out.p1 + w).storeBytes(of: low[1], as: Double.self)
+        UnsafeMutableRawPointer(out.p2 + w).storeBytes(of: high[0], as: Double.self)
+        UnsafeMutableRawPointer(out.p3 + w).storeBytes(of: high[1], as: Double.self)
+    }
+
+    /// One 8-byte load per lane, then the transpose of `store`.
+    @inline(__always)
+    static func load(_ from: LaneOut, at w: Int) -> (Self, Self) {
+        let low = unsafeBitCast(
+            SIMD2(
+                UnsafeRawPointer(from.p0 + w).loadUnaligned(as: Double.self),
+                UnsafeRawPointer(from.p1 + w).loadUnaligned(as: Double.self)), to: SIMD4<Float>.self)
+        let high = unsafeBitCast(
+            SIMD2(
+                UnsafeRawPointer(from.p2 + w).loadUnaligned(as: Double.self),
+                UnsafeRawPointer(from.p3 + w).loadUnaligned(as: Double.self)), to: SIMD4<Float>.self)
+        return (SIMD4(low[0], low[2], high[0], high[2]), SIMD4(low[1], low[3], high[1], high[3]))
+    }
+}
+
+extension SIMD8: VertexLaneVector where Scalar == Float {
+    /// Allocations are 16-byte aligned only, so 8 lanes load unaligned (the same instruction
+    /// with AVX).
+    @inline(__always)
+    static func column(_ p: UnsafeRawPointer) -> Self { p.loadUnaligned(as: Self.self) }
+
+    @inline(__always)
+    static func splat(_ p: UnsafePointer<SIMD4<Float>>) -> Self {
+        let v = p.pointee
+        return Self(lowHalf: v, highHalf: v)
+    }
+
+    @inline(__always)
+    static var recordScale: Int { 2 }
+
+    /// The transpose of each 4-lane half as in `SIMD4.store`, on all 8 lanes at once:
+    /// (x0, y0, x1, y1, x4, y4, x5, y5) and (x2, y2, x3, y3, x6, y6, x7, y7).
+    @inline(__always)
+    static func store(_ x: Self, _ y: Self, _ out: LaneOut, at w: Int) {
+        let low = unsafeBitCast(SIMD8(x[0], y[0], x[1], y[1], x[4], y[4], x[5], y[5]), to: SIMD4<Double>.self)
+        let high = unsafeBitCast(SIMD8(x[2], y[2], x[3], y[3], x[6], y[6], x[7], y[7]), to: SIMD4<Double>.self)
+        UnsafeMutableRawPointer(out.p0 + w).storeBytes(of: low[0], as: Double.self)
+        UnsafeMutableRawPointer(out.p1 + w).storeBytes(of: low[1], as: Double.self)
+        UnsafeMutableRawPointer(out.p2 + w).storeBytes(of: high[0], as: Double.self)
+        UnsafeMutableRawPointer(out.p3 + w).storeBytes(of: high[1], as: Double.self)
+        UnsafeMutableRawPointer(out.p4 + w).storeBytes(of: low[2], as: Double.self)
+        UnsafeMutableRawPointer(out.p5 + w).storeBytes(of: low[3], as: Double.self)
+        UnsafeMutableRawPointer(out.p6 + w).storeBytes(of: high[2], as: Double.self)
+        UnsafeMutableRawPointer(out.p7 + w).storeBytes(of: high[3], as: Double.self)
+    }
+
+    @inline(__always)
+    static func load(_ from: LaneOut, at w: Int) -> (Self, Self) {
+        @inline(__always) func pair(_ p: UnsafeMutablePointer<Float>) -> Double {
+            UnsafeRawPointer(p + w).loadUnaligned(as: Double.self)
+        }
+        let low = unsafeBitCast(SIMD4(pair(from.p0), pair(from.p1), pair(from.p4), pair(from.p5)), to: Self.self)
+        let high = unsafeBitCast(SIMD4(pair(from.p2), pair(from.p3), pair(from.p6), pair(from.p7)), to: Self.self)
+        return (
+            Self(low[0], low[2], high[0], high[2], low[4], low[6], high[4], high[6]),
+            Self(low[1], low[3], high[1], high[3], low[5], low[7], high[5], high[7])
+        )
+    }
+}
+
+/// Where each lane's floats of one draw go (or, for deform, where each lane's floats are read
+/// from). A 4-lane group uses the first 4 pointers.
+struct LaneOut {
+    let p0: UnsafeMutablePointer<Float>
+    let p1: UnsafeMutablePointer<Float>
+    let p2: UnsafeMutablePointer<Float>
+    let p3: UnsafeMutablePointer<Float>
+    let p4: UnsafeMutablePointer<Float>
+    let p5: UnsafeMutablePointer<Float>
+    let p6: UnsafeMutablePointer<Float>
+    let p7: UnsafeMutablePointer<Float>
+
+    /// Lane i's pointer is `pointer(i)` for i < `lanes` (4 or 8).
+    @inline(__always)
+    init(lanes: Int, _ pointer: (Int) -> UnsafeMutablePointer<Float>) {
+        p0 = pointer(0)
+        p1 = pointer(1)
+        p2 = pointer(2)
+        p3 = pointer(3)
+        if lanes > 4 {
+            p4 = pointer(4)
+            p5 = pointer(5)
+            p6 = pointer(6)
+            p7 = pointer(7)
+        } else {
+            p4 = p0
+            p5 = p1
+            p6 = p2
+            p7 = p3
+        }
+    }
+}
