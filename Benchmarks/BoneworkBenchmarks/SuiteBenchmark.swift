@@ -173,9 +173,9 @@ enum SuiteBenchmark {
             "Workload (`bonework bench`): N instances share one skeleton; instance i loops animation i mod k on "
                 + "track 0 from a seeded random start time; each frame of 1/60 s runs state update, apply, the "
                 + "skeleton clock, constraints and world transforms, slot images and the world vertices of every "
-                + "visible region and mesh in draw order. Column layout: chunks of 4 instances "
-                + "(`ColumnLayout.standard`), so the pose and vertex systems run four instances at once in SIMD "
-                + "lanes. 10 warm-up frames; medians over the measured frames. "
+                + "visible region and mesh in draw order. Column layout: chunks of 8 instances "
+                + "(`ColumnLayout.standard`), so the pose system runs four instances at once in SIMD lanes and "
+                + "the vertex system eight. 10 warm-up frames; medians over the measured frames. "
                 + "Each configuration ran \(o.rounds) times (round-robin); the run with the lowest median frame "
                 + "time is shown.")
         lines.append("")
