@@ -51,6 +51,8 @@ public final class Batch {
     public internal(set) var animationStates: AnimationStateStore
 
     public init(rig: CompiledSkeleton, layout: ColumnLayout = .standard, trackCount: Int = 4, capacity: Int = 16) {
+        // The lane code's generic types exist before any frame (see `LaneVector.laneTypes`).
+        _ = SIMD4<Float>.laneTypes + SIMD8<Float>.laneTypes
         self.rig = rig
         self.layout = layout
         self.trackCount = max(1, trackCount)

@@ -33,30 +33,78 @@ enum PoseLanes {
         let count = Int(rig.planOpCount[plan])
         for o in 0..<count {
             let op = ops[o]
-            let index = Int(op.index)
             if op.kind == .childBone {
                 // Two inlined copies, so that each reads its columns without a select.
                 if op.readsLocal {
-                    updateChild(cols, rig, r0, bone: index, parent: Int(op.parent), readsLocal: true)
+                    updateChild(
+                        SIMD4<Float>.self, cols, rig, r0, bone: Int(op.index), parent: Int(op.parent), readsLocal: true)
                 } else {
-                    updateChild(cols, rig, r0, bone: index, parent: Int(op.parent), readsLocal: false)
+                    updateChild(
+                        SIMD4<Float>.self, cols, rig, r0, bone: Int(op.index), parent: Int(op.parent), readsLocal: false
+                    )
                 }
                 continue
             }
-            if idle(op, cols, r0) { continue }
-            if op.kind == .ik && solveIK(cols, rig, r0, r1, r2, r3, constraint: index) { continue }
-            if op.kind == .transform && solveTransform(cols, rig, r0, r1, r2, r3, constraint: index) { continue }
-            if op.kind == .bone && rig.boneParent[index] < 0 {
-                updateRoot(cols, rig, r0, bone: index)
+            step(op, cols, rig, r0, r1, r2, r3, physics: physics, pathScratch: pathScratch)
+        }
+    }
+
+    /// `pose` for the 8 instances at rows `first ..< first + 8` (same update plan, chunk size
+    /// and `first` a multiple of 8): child steps, most of the steps, in 8 lanes; every other
+    /// step for each half of 4 as `pose` runs it. Steps keep their order, and each instance's
+    /// steps are independent of the other instances', so every lane gets `pose`'s results.
+    @inline(__always)
+    static func pose8(
+        _ cols: BatchColumns, _ rig: RigTables, first: Int, physics: Physics,
+        pathScratch: UnsafeMutablePointer<Float>?
+    ) {
+        let low = (cols.rows(first), cols.rows(first &+ 1), cols.rows(first &+ 2), cols.rows(first &+ 3))
+        let high = (cols.rows(first &+ 4), cols.rows(first &+ 5), cols.rows(first &+ 6), cols.rows(first &+ 7))
+        copyApplied(cols, rig, low.0)
+        copyApplied(cols, rig, high.0)
+        let plan = Int(cols.plan[first])
+        let ops = rig.ops + Int(rig.planOpStart[plan])
+        let count = Int(rig.planOpCount[plan])
+        for o in 0..<count {
+            let op = ops[o]
+            if op.kind == .childBone {
+                if op.readsLocal {
+                    updateChild(
+                        SIMD8<Float>.self, cols, rig, low.0, bone: Int(op.index), parent: Int(op.parent),
+                        readsLocal: true)
+                } else {
+                    updateChild(
+                        SIMD8<Float>.self, cols, rig, low.0, bone: Int(op.index), parent: Int(op.parent),
+                        readsLocal: false)
+                }
                 continue
             }
-            if op.kind == .bone && updateNoRotationOrReflection(cols, rig, r0, r1, r2, r3, bone: index) { continue }
-            // Lane by lane: the step and its lanes are independent of the other lanes.
-            PoseSystem.step(op, cols, rig, r0, physics: physics, pathScratch: pathScratch)
-            PoseSystem.step(op, cols, rig, r1, physics: physics, pathScratch: pathScratch)
-            PoseSystem.step(op, cols, rig, r2, physics: physics, pathScratch: pathScratch)
-            PoseSystem.step(op, cols, rig, r3, physics: physics, pathScratch: pathScratch)
+            step(op, cols, rig, low.0, low.1, low.2, low.3, physics: physics, pathScratch: pathScratch)
+            step(op, cols, rig, high.0, high.1, high.2, high.3, physics: physics, pathScratch: pathScratch)
         }
+    }
+
+    /// A step other than a child step for the 4 lanes `r0 ... r3`: in lanes where `PoseLanes`
+    /// has them, else lane by lane with the scalar code.
+    @inline(__always)
+    static func step(
+        _ op: UpdateOp, _ cols: BatchColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows,
+        _ r2: InstanceRows, _ r3: InstanceRows, physics: Physics, pathScratch: UnsafeMutablePointer<Float>?
+    ) {
+        let index = Int(op.index)
+        if idle(op, cols, r0) { return }
+        if op.kind == .ik && solveIK(cols, rig, r0, r1, r2, r3, constraint: index) { return }
+        if op.kind == .transform && solveTransform(cols, rig, r0, r1, r2, r3, constraint: index) { return }
+        if op.kind == .bone && rig.boneParent[index] < 0 {
+            updateRoot(cols, rig, r0, bone: index)
+            return
+        }
+        if op.kind == .bone && updateNoRotationOrReflection(cols, rig, r0, r1, r2, r3, bone: index) { return }
+        // Lane by lane: the step and its lanes are independent of the other lanes.
+        PoseSystem.step(op, cols, rig, r0, physics: physics, pathScratch: pathScratch)
+        PoseSystem.step(op, cols, rig, r1, physics: physics, pathScratch: pathScratch)
+        PoseSystem.step(op, cols, rig, r2, physics: physics, pathScratch: pathScratch)
+        PoseSystem.step(op, cols, rig, r3, physics: physics, pathScratch: pathScratch)
     }
 
     /// Whether constraint step `op` has every mix at 0 in all four lanes (the solvers then leave
@@ -84,7 +132,8 @@ enum PoseLanes {
     @inline(__always)
     static func updateRoot(_ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
         let i = r.bone(k)
-        let l = localTransform(c, rig, i, bone: k, readsLocal: false)
+        var l = (a: SIMD4<Float>(), b: SIMD4<Float>(), c: SIMD4<Float>(), d: SIMD4<Float>())
+        localTransform(c, rig, i, bone: k, readsLocal: false, &l.a, &l.b, &l.c, &l.d)
         let sx = load(c.skeletonScaleX + r.instance)
         let sy = load(c.skeletonScaleY + r.instance)
         store(l.a * sx, c.a + i)
@@ -171,62 +220,75 @@ enum PoseLanes {
         }
     }
 
-    /// `BoneTransform.updateChild` for the four lanes starting at `r`, from the applied pose or,
-    /// for a bone no constraint touches (`readsLocal`), from the local pose it equals.
+    /// `BoneTransform.updateChild` for the four lanes starting at `r` (the IK lane steps' form).
     @inline(__always)
-    static func updateChild(
-        _ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int, readsLocal: Bool = false
-    ) {
-        let i = r.bone(k)
-        let x = load((readsLocal ? c.x : c.ax) + i)
-        let y = load((readsLocal ? c.y : c.ay) + i)
-        let l = localTransform(c, rig, i, bone: k, readsLocal: readsLocal)
-        let p = LaneWorld(c, r.bone(parent))
-        let origin = p.point(x, y)
-        store(origin.x, c.worldX + i)
-        store(origin.y, c.worldY + i)
-        store(p.a * l.a + p.b * l.c, c.a + i)
-        store(p.a * l.b + p.b * l.d, c.b + i)
-        store(p.c * l.a + p.d * l.c, c.c + i)
-        store(p.c * l.b + p.d * l.d, c.d + i)
+    static func updateChild(_ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int) {
+        updateChild(SIMD4<Float>.self, c, rig, r, bone: k, parent: parent, readsLocal: false)
     }
 
-    /// Bone `k`'s local 2×2 in the four lanes at element `i`, from the applied pose or (for
+    /// `BoneTransform.updateChild` for the lanes of `V` starting at `r`, from the applied pose
+    /// or, for a bone no constraint touches (`readsLocal`), from the local pose it equals.
+    @inline(__always)
+    static func updateChild<V: LaneVector>(
+        _: V.Type, _ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int,
+        readsLocal: Bool
+    ) {
+        let i = r.bone(k)
+        let x = V.load((readsLocal ? c.x : c.ax) + i)
+        let y = V.load((readsLocal ? c.y : c.ay) + i)
+        var la = V()
+        var lb = V()
+        var lc = V()
+        var ld = V()
+        localTransform(c, rig, i, bone: k, readsLocal: readsLocal, &la, &lb, &lc, &ld)
+        let j = r.bone(parent)
+        let pa = V.load(c.a + j)
+        let pb = V.load(c.b + j)
+        let pc = V.load(c.c + j)
+        let pd = V.load(c.d + j)
+        V.store(pa * x + pb * y + V.load(c.worldX + j), c.worldX + i)
+        V.store(pc * x + pd * y + V.load(c.worldY + j), c.worldY + i)
+        V.store(pa * la + pb * lc, c.a + i)
+        V.store(pa * lb + pb * ld, c.b + i)
+        V.store(pc * la + pd * lc, c.c + i)
+        V.store(pc * lb + pd * ld, c.d + i)
+    }
+
+    /// Bone `k`'s local 2×2 in the lanes at element `i`, from the applied pose or (for
     /// `readsLocal`) the local pose: the setup table's when rotation, scale and shear are the
     /// setup values in every lane, else `local`.
     @inline(__always)
-    static func localTransform(
-        _ c: BatchColumns, _ rig: RigTables, _ i: Int, bone k: Int, readsLocal: Bool
-    ) -> (a: SIMD4<Float>, b: SIMD4<Float>, c: SIMD4<Float>, d: SIMD4<Float>) {
-        let rotation = load((readsLocal ? c.rotation : c.arotation) + i)
-        let scaleX = load((readsLocal ? c.scaleX : c.ascaleX) + i)
-        let scaleY = load((readsLocal ? c.scaleY : c.ascaleY) + i)
-        let shearX = load((readsLocal ? c.shearX : c.ashearX) + i)
-        let shearY = load((readsLocal ? c.shearY : c.ashearY) + i)
+    static func localTransform<V: LaneVector>(
+        _ c: BatchColumns, _ rig: RigTables, _ i: Int, bone k: Int, readsLocal: Bool, _ la: inout V,
+        _ lb: inout V, _ lc: inout V, _ ld: inout V
+    ) {
+        let rotation = V.load((readsLocal ? c.rotation : c.arotation) + i)
+        let scaleX = V.load((readsLocal ? c.scaleX : c.ascaleX) + i)
+        let scaleY = V.load((readsLocal ? c.scaleY : c.ascaleY) + i)
+        let shearX = V.load((readsLocal ? c.shearX : c.ashearX) + i)
+        let shearY = V.load((readsLocal ? c.shearY : c.ashearY) + i)
         let t = rig.boneLocalSetupLanes + k &* BoneTransform.LocalSetup.stride
-        @inline(__always) func same(_ v: SIMD4<Float>, _ setup: SIMD4<Float>) -> SIMDMask<SIMD4<Int32>> {
-            unsafeBitCast(v, to: SIMD4<UInt32>.self) .== unsafeBitCast(setup, to: SIMD4<UInt32>.self)
-        }
-        let unchanged =
-            same(rotation, t[0]) .& same(scaleX, t[1]) .& same(scaleY, t[2]) .& same(shearX, t[3])
-            .& same(shearY, t[4])
-        if all(unchanged) {
+        if V.allMatch(rotation, scaleX, scaleY, shearX, shearY, setup: t) {
             // The table holds what `local` computes for the setup values, bit for bit.
-            return (t[5], t[6], t[7], t[8])
+            la = V.splat(t + 5)
+            lb = V.splat(t + 6)
+            lc = V.splat(t + 7)
+            ld = V.splat(t + 8)
         } else {
-            return local(rotation: rotation, scaleX: scaleX, scaleY: scaleY, shearX: shearX, shearY: shearY)
+            // `BoneTransform.local` per lane.
+            let degRad = SpineMath.degRad
+            var sinX = V()
+            var cosX = V()
+            var sinY = V()
+            var cosY = V()
+            V.sinCosPair(
+                (rotation + shearX) * degRad, (rotation + 90 + shearY) * degRad, sinX: &sinX, cosX: &cosX,
+                sinY: &sinY, cosY: &cosY)
+            la = cosX * scaleX
+            lb = cosY * scaleY
+            lc = sinX * scaleX
+            ld = sinY * scaleY
         }
-    }
-
-    /// `BoneTransform.local` per lane.
-    @inline(__always)
-    static func local(
-        rotation: SIMD4<Float>, scaleX: SIMD4<Float>, scaleY: SIMD4<Float>, shearX: SIMD4<Float>,
-        shearY: SIMD4<Float>
-    ) -> (a: SIMD4<Float>, b: SIMD4<Float>, c: SIMD4<Float>, d: SIMD4<Float>) {
-        let degRad = SpineMath.degRad
-        let t = LaneTrig.sinCosPair((rotation + shearX) * degRad, (rotation + 90 + shearY) * degRad)
-        return (t.cosX * scaleX, t.cosY * scaleY, t.sinX * scaleX, t.sinY * scaleY)
     }
 
     @inline(__always)

@@ -9,14 +9,21 @@ enum PoseSystem {
         _ cols: BatchColumns, _ rig: RigTables, range: Range<Int>, physics: Physics = .update, scratch: PoseScratch
     ) {
         let path = rig.pathCount > 0 ? scratch.path : nil
-        // In chunked layouts, groups of 4 neighbouring instances of one plan are posed in SIMD
-        // lanes (`PoseLanes`); the rest one by one.
+        // In chunked layouts, groups of 8 (chunk sizes a multiple of 8) or 4 neighbouring
+        // instances of one plan are posed in SIMD lanes (`PoseLanes`); the rest one by one.
         let lanes = cols.layout.chunkSize % PoseLanes.width == 0
+        let eight = cols.layout.chunkSize % 8 == 0
         var instance = range.lowerBound
         while instance < range.upperBound {
             let r = cols.rows(instance)
             let c = scratch.columns(cols, r)
-            if lanes && instance % PoseLanes.width == 0 && instance &+ PoseLanes.width <= range.upperBound
+            if eight && instance % 8 == 0 && instance &+ 8 <= range.upperBound
+                && samePlan(cols, rig, first: instance) && samePlan(cols, rig, first: instance &+ 4)
+                && samePlan(cols, rig, cols.plan[instance], cols.plan[instance &+ 4])
+            {
+                PoseLanes.pose8(c, rig, first: instance, physics: physics, pathScratch: path)
+                instance &+= 8
+            } else if lanes && instance % PoseLanes.width == 0 && instance &+ PoseLanes.width <= range.upperBound
                 && samePlan(cols, rig, first: instance)
             {
                 PoseLanes.pose(c, rig, first: instance, physics: physics, pathScratch: path)
@@ -33,15 +40,16 @@ enum PoseSystem {
     @inline(__always)
     private static func samePlan(_ cols: BatchColumns, _ rig: RigTables, first: Int) -> Bool {
         let p = cols.plan[first]
-        let q = cols.plan[first &+ 1]
-        let r = cols.plan[first &+ 2]
-        let s = cols.plan[first &+ 3]
-        if q == p && r == p && s == p { return true }
-        @inline(__always) func steps(_ plan: Int32) -> (Int32, Int32) {
-            (rig.planOpStart[Int(plan)], rig.planOpCount[Int(plan)])
-        }
-        let first = steps(p)
-        return steps(q) == first && steps(r) == first && steps(s) == first
+        return samePlan(cols, rig, p, cols.plan[first &+ 1]) && samePlan(cols, rig, p, cols.plan[first &+ 2])
+            && samePlan(cols, rig, p, cols.plan[first &+ 3])
+    }
+
+    /// Whether plans `p` and `q` run the same update steps.
+    @inline(__always)
+    private static func samePlan(_ cols: BatchColumns, _ rig: RigTables, _ p: Int32, _ q: Int32) -> Bool {
+        p == q
+            || (rig.planOpStart[Int(p)] == rig.planOpStart[Int(q)]
+                && rig.planOpCount[Int(p)] == rig.planOpCount[Int(q)])
     }
 
     /// Poses `range` with scratch of its own (outside frames: allocates).

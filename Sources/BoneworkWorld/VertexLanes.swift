@@ -1,6 +1,6 @@
 import BoneworkFormat
 
-/// The vertex system on 4 or 8 instances at once (`VertexLaneVector`). In a chunked layout whose
+/// The vertex system on 4 or 8 instances at once (`LaneVector`). In a chunked layout whose
 /// chunk size is a multiple of the width, bone k of rows r ..< r + width (r a multiple of the
 /// width) is that many consecutive floats of each world transform column: one vector per column,
 /// one lane per instance. When the rows draw the same slots in the same order, each draw that
@@ -120,7 +120,7 @@ extension VertexSystem {
     /// One group of `V.scalarCount` rows whose lists agree (`listsAgree`), `n` draws each from
     /// `start`: sets every draw's offset and count as the scalar path would, then computes the
     /// vertices, in lanes where the lanes' draws show the same thing. Returns the floats used.
-    static func group<V: VertexLaneVector>(
+    static func group<V: LaneVector>(
         _: V.Type, _ cols: BatchColumns, _ rig: RigTables, list: UnsafeMutablePointer<VertexDraw>, start: Int,
         count n: Int, vertices: UnsafeMutablePointer<Float>, used start0: Int, capacity: Int, scratch: VertexScratch
     ) -> Int {
@@ -271,7 +271,7 @@ extension VertexSystem {
     /// of `V` (`gatherLanes`; `g` points at the lane's float of the first record): the scalar
     /// path's float operations, in its order.
     @inline(__always)
-    static func skinLane<V: VertexLaneVector>(
+    static func skinLane<V: LaneVector>(
         _: V.Type, _ rig: RigTables, attachment: Int, _ g: UnsafeRawPointer, deform: UnsafePointer<Float>?,
         _ out: UnsafeMutablePointer<Float>
     ) {
@@ -317,7 +317,7 @@ extension VertexSystem {
     /// World vertices of a region in every lane: per corner, as the scalar path,
     /// x = ox * a + oy * b + worldX and y = ox * c + oy * d + worldY.
     @inline(__always)
-    static func regionLanes<V: VertexLaneVector>(
+    static func regionLanes<V: LaneVector>(
         _: V.Type, _ t: LaneBones, bone: Int, corners o: UnsafePointer<Float>, _ out: LaneOut
     ) {
         let m = t.bone(V.self, bone)
@@ -337,7 +337,7 @@ extension VertexSystem {
     /// deform buffer (read as (x, y) pairs and transposed). Callers pass `deform` or `nil` at
     /// separate call sites, so each inlined copy knows which.
     @inline(__always)
-    static func meshLanes<V: VertexLaneVector>(
+    static func meshLanes<V: LaneVector>(
         _: V.Type, _ rig: RigTables, attachment: Int, _ t: LaneBones, bone: Int, deform: LaneOut?, _ out: LaneOut
     ) {
         let length = Int(rig.attWorldLength[attachment])
@@ -367,7 +367,7 @@ extension VertexSystem {
     /// Copies the lanes' world transforms of the bones weighted meshes use
     /// (`RigTables.laneBones`) into `g`: per bone a, b, c, d, worldX, worldY, one vector each.
     @inline(__always)
-    static func gatherLanes<V: VertexLaneVector>(
+    static func gatherLanes<V: LaneVector>(
         _: V.Type, _ t: LaneBones, _ rig: RigTables, into g: UnsafeMutableRawPointer
     ) {
         let field = MemoryLayout<V>.stride
@@ -391,7 +391,7 @@ extension VertexSystem {
     /// which `RigTables.laneBonePool` addresses by byte offset (of 4-lane records). Inlined at
     /// both call sites, so the deform test folds away.
     @inline(__always)
-    static func skinLanes<V: VertexLaneVector>(
+    static func skinLanes<V: LaneVector>(
         _: V.Type, _ rig: RigTables, attachment: Int, _ g: UnsafeRawPointer, deform: LaneOut?, _ out: LaneOut
     ) {
         let field = MemoryLayout<V>.stride
@@ -461,7 +461,7 @@ struct LaneBones {
 
     /// Bone `k`'s world transform, one lane per instance.
     @inline(__always)
-    func bone<V: VertexLaneVector>(_: V.Type, _ k: Int) -> LaneWorld<V> {
+    func bone<V: LaneVector>(_: V.Type, _ k: Int) -> LaneWorld<V> {
         let o = k &* stride
         return LaneWorld(
             a: V.column(a + o), b: V.column(b + o), c: V.column(c + o), d: V.column(d + o), x: V.column(x + o),

@@ -1,8 +1,19 @@
-/// The vectors the vertex system's lane path runs on (`VertexSystem.group`): 4 instances at once
-/// (`SIMD4<Float>`) or 8 (`SIMD8<Float>`, chunk sizes that are a multiple of 8). What differs
-/// between the widths is how lanes are loaded from the columns and how each lane's (x, y) pairs
-/// reach its own output; the arithmetic is the same generic code.
-protocol VertexLaneVector: SIMD where Scalar == Float {
+/// The vectors the lane paths run on, one instance per lane: 4 instances at once
+/// (`SIMD4<Float>`) or 8 (`SIMD8<Float>`, chunk sizes that are a multiple of 8): the vertex
+/// system's groups (`VertexSystem.group`) and the pose system's child steps
+/// (`PoseLanes.updateChild`). What differs between the widths is how lanes are loaded, how each
+/// lane's (x, y) pairs reach its own output and how the trigonometry runs (always 4 lanes of
+/// doubles); the arithmetic is the same generic code.
+protocol LaneVector: SIMD where Scalar == Float {
+    /// Whether every lane of each of the 5 vectors has the bits of its 4-lane splat at `setup`,
+    /// `setup + 1`, ... (bitwise: -0 is not +0, and a NaN matches itself).
+    static func allMatch(
+        _ v0: Self, _ v1: Self, _ v2: Self, _ v3: Self, _ v4: Self, setup: UnsafePointer<SIMD4<Float>>
+    ) -> Bool
+    /// `LaneTrig.sinCosPair` per lane. (Results go out through `inout`: a generic tuple result
+    /// would make a debug build create the tuple's type at first use.)
+    static func sinCosPair(
+        _ x: Self, _ y: Self, sinX: inout Self, cosX: inout Self, sinY: inout Self, cosY: inout Self)
     /// Bone `k`'s lanes of one world transform column, `p` pointing at them.
     static func column(_ p: UnsafeRawPointer) -> Self
     /// A shared value in every lane, from its 4-lane splat (`RigTables.laneSkinPool`).
@@ -16,7 +27,47 @@ protocol VertexLaneVector: SIMD where Scalar == Float {
     static func load(_ from: LaneOut, at w: Int) -> (Self, Self)
 }
 
-extension SIMD4: VertexLaneVector where Scalar == Float {
+extension LaneVector {
+    /// The generic types the lane code uses with this width. An optimized build specializes
+    /// that code and never needs them at run time; a debug build runs it unspecialized and
+    /// creates their runtime metadata at first use, which could be inside a frame (an
+    /// allocation the steady-frame tests would rightly report). `Batch` names them for both
+    /// widths when it is made, so the metadata exists before any frame.
+    static var laneTypes: [Any.Type] { [LaneWorld<Self>.self, (x: Self, y: Self).self, (Self, Self).self] }
+
+    /// The lanes at `p`, which need not be aligned.
+    @inline(__always)
+    static func load(_ p: UnsafeMutablePointer<Float>) -> Self { UnsafeRawPointer(p).loadUnaligned(as: Self.self) }
+
+    /// Stores the lanes at `p`, which need not be aligned.
+    @inline(__always)
+    static func store(_ v: Self, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: Self.self)
+    }
+}
+
+extension SIMD4: LaneVector where Scalar == Float {
+    @inline(__always)
+    static func allMatch(
+        _ v0: Self, _ v1: Self, _ v2: Self, _ v3: Self, _ v4: Self, setup t: UnsafePointer<SIMD4<Float>>
+    ) -> Bool {
+        @inline(__always) func same(_ v: Self, _ s: Self) -> SIMDMask<SIMD4<Int32>> {
+            unsafeBitCast(v, to: SIMD4<UInt32>.self) .== unsafeBitCast(s, to: SIMD4<UInt32>.self)
+        }
+        return all(same(v0, t[0]) .& same(v1, t[1]) .& same(v2, t[2]) .& same(v3, t[3]) .& same(v4, t[4]))
+    }
+
+    @inline(__always)
+    static func sinCosPair(
+        _ x: Self, _ y: Self, sinX: inout Self, cosX: inout Self, sinY: inout Self, cosY: inout Self
+    ) {
+        let t = LaneTrig.sinCosPair(x, y)
+        sinX = t.sinX
+        cosX = t.cosX
+        sinY = t.sinY
+        cosY = t.cosY
+    }
+
     /// Columns of chunked layouts are 16-byte aligned at a multiple of 4 lanes (`lanesApply`).
     @inline(__always)
     static func column(_ p: UnsafeRawPointer) -> Self { p.load(as: Self.self) }
@@ -55,7 +106,31 @@ extension SIMD4: VertexLaneVector where Scalar == Float {
     }
 }
 
-extension SIMD8: VertexLaneVector where Scalar == Float {
+extension SIMD8: LaneVector where Scalar == Float {
+    @inline(__always)
+    static func allMatch(
+        _ v0: Self, _ v1: Self, _ v2: Self, _ v3: Self, _ v4: Self, setup t: UnsafePointer<SIMD4<Float>>
+    ) -> Bool {
+        @inline(__always) func same(_ v: Self, _ s: SIMD4<Float>) -> SIMDMask<SIMD8<Int32>> {
+            unsafeBitCast(v, to: SIMD8<UInt32>.self)
+                .== unsafeBitCast(SIMD8(lowHalf: s, highHalf: s), to: SIMD8<UInt32>.self)
+        }
+        return all(same(v0, t[0]) .& same(v1, t[1]) .& same(v2, t[2]) .& same(v3, t[3]) .& same(v4, t[4]))
+    }
+
+    /// Each half through the 4-lane trigonometry.
+    @inline(__always)
+    static func sinCosPair(
+        _ x: Self, _ y: Self, sinX: inout Self, cosX: inout Self, sinY: inout Self, cosY: inout Self
+    ) {
+        let low = LaneTrig.sinCosPair(x.lowHalf, y.lowHalf)
+        let high = LaneTrig.sinCosPair(x.highHalf, y.highHalf)
+        sinX = Self(lowHalf: low.sinX, highHalf: high.sinX)
+        cosX = Self(lowHalf: low.cosX, highHalf: high.cosX)
+        sinY = Self(lowHalf: low.sinY, highHalf: high.sinY)
+        cosY = Self(lowHalf: low.cosY, highHalf: high.cosY)
+    }
+
     /// Allocations are 16-byte aligned only, so 8 lanes load unaligned (the same instruction
     /// with AVX).
     @inline(__always)
