@@ -134,7 +134,7 @@ enum ChunkingBenchmark {
         lines.append(
             "## 4. Column layout (N = \(n), 1 thread, interleaved, thread CPU µs per skeleton: lowest of 3 "
                 + "round-robin rounds' medians; chunks of a multiple of 4 run the pose and vertex systems in SIMD lanes, "
-                + "4 instances at once; the vertex system takes 8 at once in chunks of a multiple of 8)"
+                + "4 instances at once, chunks of a multiple of 8 take 8 at once)"
         )
         lines.append("")
         lines.append("| instances per layout chunk | total | state | apply | pose | slots | vertices |")
