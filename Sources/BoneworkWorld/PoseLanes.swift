@@ -3,7 +3,8 @@ import BoneworkFormat
 /// The pose system over four instances at once: in a chunked column layout
 /// (`ColumnLayout.chunkSize` a multiple of 4), one bone of four neighbouring instances is four
 /// contiguous floats, so the steps every instance of a skin shares (the update program) can
-/// run in SIMD lanes, one instance per lane.
+/// run in SIMD lanes, one instance per lane. In chunks of a multiple of 8, `pose8` runs the
+/// child steps for 8 instances at once and the other steps for each half of 4.
 ///
 /// In lanes: `.childBone` steps (bones that inherit their parent's transform normally), roots,
 /// bones inheriting noRotationOrReflection, the common IK cases (`IKLanes.swift`) and
