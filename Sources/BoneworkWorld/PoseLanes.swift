@@ -292,13 +292,11 @@ enum PoseLanes {
         }
     }
 
+    /// `LaneVector.load` for 4 lanes (the 4-lane steps' shorthand).
     @inline(__always)
-    static func load(_ p: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
-        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
-    }
+    static func load(_ p: UnsafeMutablePointer<Float>) -> SIMD4<Float> { .load(p) }
 
+    /// `LaneVector.store` for 4 lanes (the 4-lane steps' shorthand).
     @inline(__always)
-    static func store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
-    }
+    static func store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) { SIMD4.store(v, p) }
 }
