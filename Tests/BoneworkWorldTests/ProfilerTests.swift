@@ -37,6 +37,26 @@ struct ProfilerTests {
         #expect(ProfileStats([]).median == 0)
     }
 
+    @Test("Report numbers: fixed decimals as printf's %.Nf prints them")
+    func decimalText() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 1, -1, 0.5, 1.5, 2.5, 999.9996, 0.0004, -0.0004, 123_456.789, 1e15, 1e300]
+        values += [.nan, .infinity, -.infinity, .pi, -.pi]
+        for _ in 0..<2000 {
+            values.append(Double.random(in: -5000...5000, using: &generator))
+            values.append(Double.random(in: 0...0.01, using: &generator))
+        }
+        for value in values {
+            for decimals in [0, 1, 3, 4, 6] {
+                let text = DecimalText.fixed(value, decimals)
+                let expected = String(format: "%.\(decimals)f", value)
+                #expect(text == expected, "\(value) with \(decimals) decimals")
+            }
+        }
+        #expect(FrameProfiler.micros(12_345_006) == "12345.006")
+        #expect(FrameProfiler.micros(7) == "0.007")
+    }
+
     @Test("The ring keeps the last frames: per system wall and CPU time, instances, slices per chunk")
     func ring() throws {
         let world = try Self.world(count: 24, threads: 2, capacity: 8)

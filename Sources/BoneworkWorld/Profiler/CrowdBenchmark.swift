@@ -58,7 +58,7 @@ public struct CrowdResult: Sendable {
     /// key per system plus total, medians over frames), frame milliseconds (elapsed; median,
     /// p95), bytes per instance, allocations per frame, peak RSS.
     public var json: String {
-        func f(_ v: Double, _ d: Int = 3) -> String { String(format: "%.\(d)f", v) }
+        func f(_ v: Double, _ d: Int = 3) -> String { DecimalText.fixed(v, d) }
         var us: [String] = []
         var usWall: [String] = []
         for system in SystemID.allCases {

@@ -126,44 +126,44 @@ public struct ProfileSummary: Sendable {
         for (k, name) in applicationNames.enumerated() {
             let ms = applicationCPU[k].scaled(1e-6)
             lines.append(
-                pad(name, 22) + pad(String(format: "%.3f", applicationMicrosecondsPerSkeleton[k]), 13)
-                    + pad("", 13) + pad(String(format: "%.3f", ms.median), 11) + pad(String(format: "%.3f", ms.p95), 11)
-                    + String(format: "%.3f", ms.max))
+                pad(name, 22) + pad(DecimalText.fixed(applicationMicrosecondsPerSkeleton[k], 3), 13)
+                    + pad("", 13) + pad(DecimalText.fixed(ms.median, 3), 11) + pad(DecimalText.fixed(ms.p95, 3), 11)
+                    + DecimalText.fixed(ms.max, 3))
         }
         for system in SystemID.allCases {
             let k = system.rawValue
             let ms = systemCPU[k].scaled(1e-6)
             lines.append(
-                pad(system.name, 22) + pad(String(format: "%.3f", microsecondsPerSkeletonCPU[k]), 13)
-                    + pad(String(format: "%.3f", microsecondsPerSkeletonWall[k]), 13)
-                    + pad(String(format: "%.3f", ms.median), 11) + pad(String(format: "%.3f", ms.p95), 11)
-                    + String(format: "%.3f", ms.max))
+                pad(system.name, 22) + pad(DecimalText.fixed(microsecondsPerSkeletonCPU[k], 3), 13)
+                    + pad(DecimalText.fixed(microsecondsPerSkeletonWall[k], 3), 13)
+                    + pad(DecimalText.fixed(ms.median, 3), 11) + pad(DecimalText.fixed(ms.p95, 3), 11)
+                    + DecimalText.fixed(ms.max, 3))
         }
         let total = SystemID.count
         let cpu = frameCPU.scaled(1e-6)
         lines.append(
-            pad("total (cpu)", 22) + pad(String(format: "%.3f", microsecondsPerSkeletonCPU[total]), 13)
-                + pad(String(format: "%.3f", microsecondsPerSkeletonWall[total]), 13)
-                + pad(String(format: "%.3f", cpu.median), 11) + pad(String(format: "%.3f", cpu.p95), 11)
-                + String(format: "%.3f", cpu.max))
+            pad("total (cpu)", 22) + pad(DecimalText.fixed(microsecondsPerSkeletonCPU[total], 3), 13)
+                + pad(DecimalText.fixed(microsecondsPerSkeletonWall[total], 3), 13)
+                + pad(DecimalText.fixed(cpu.median, 3), 11) + pad(DecimalText.fixed(cpu.p95, 3), 11)
+                + DecimalText.fixed(cpu.max, 3))
         if !applicationNames.isEmpty {
             let all = totalCPU.scaled(1e-6)
             lines.append(
-                pad("total with application", 48) + pad(String(format: "%.3f", all.median), 11)
-                    + pad(String(format: "%.3f", all.p95), 11) + String(format: "%.3f", all.max))
+                pad("total with application", 48) + pad(DecimalText.fixed(all.median, 3), 11)
+                    + pad(DecimalText.fixed(all.p95, 3), 11) + DecimalText.fixed(all.max, 3))
         }
         if drawCalls >= 0 {
             for (name, stats) in [("render submit (cpu)", renderSubmitCPU), ("render pack (cpu)", renderPackCPU)] {
                 let ms = stats.scaled(1e-6)
                 lines.append(
-                    pad(name, 48) + pad(String(format: "%.3f", ms.median), 11) + pad(String(format: "%.3f", ms.p95), 11)
-                        + String(format: "%.3f", ms.max))
+                    pad(name, 48) + pad(DecimalText.fixed(ms.median, 3), 11) + pad(DecimalText.fixed(ms.p95, 3), 11)
+                        + DecimalText.fixed(ms.max, 3))
             }
         }
         let wall = frameWall.scaled(1e-6)
         lines.append(
-            pad("frame (elapsed)", 48) + pad(String(format: "%.3f", wall.median), 11)
-                + pad(String(format: "%.3f", wall.p95), 11) + String(format: "%.3f", wall.max))
+            pad("frame (elapsed)", 48) + pad(DecimalText.fixed(wall.median, 3), 11)
+                + pad(DecimalText.fixed(wall.p95, 3), 11) + DecimalText.fixed(wall.max, 3))
         return lines.joined(separator: "\n")
     }
 }

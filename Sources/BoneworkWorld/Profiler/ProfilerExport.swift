@@ -100,10 +100,11 @@ extension FrameProfiler {
 
     /// Nanoseconds as microseconds with three decimals (the trace format's unit).
     static func micros(_ ns: UInt64) -> String {
-        "\(ns / 1000).\(String(format: "%03llu", ns % 1000))"
+        let thousandths = String(ns % 1000)
+        return "\(ns / 1000)." + String(repeating: "0", count: 3 - thousandths.count) + thousandths
     }
 
     static func fixed(_ value: Double, _ decimals: Int) -> String {
-        String(format: "%.\(decimals)f", value)
+        DecimalText.fixed(value, decimals)
     }
 }
