@@ -187,6 +187,16 @@ struct RigTables {
     var animDuration: UnsafePointer<Float>
     var animTimelineStart: UnsafePointer<Int32>
     var animTimelineCount: UnsafePointer<Int32>
+    /// Per animation, its timelines split in two lists of global timeline indices, each in
+    /// the animation's order: the bone timelines (`TimelineKind.writesBoneOnly`) from `animBoneStart[a]`
+    /// (`animBoneCount[a]` of them), and every other timeline from `animOtherStart[a]`
+    /// (`animOtherCount[a]`). `StateKernel.apply(rows:)` applies the first list over many
+    /// instances at once and the second instance by instance.
+    var animTimelineLists: UnsafePointer<Int32>
+    var animBoneStart: UnsafePointer<Int32>
+    var animBoneCount: UnsafePointer<Int32>
+    var animOtherStart: UnsafePointer<Int32>
+    var animOtherCount: UnsafePointer<Int32>
     var timelines: UnsafePointer<CompiledTimeline>
     var framePool: UnsafePointer<Float>
     var curvePool: UnsafePointer<Float>
@@ -288,6 +298,11 @@ public final class CompiledSkeleton: @unchecked Sendable {
         var animDuration: [Float] = []
         var animTimelineStart: [Int32] = []
         var animTimelineCount: [Int32] = []
+        var animTimelineLists: [Int32] = []
+        var animBoneStart: [Int32] = []
+        var animBoneCount: [Int32] = []
+        var animOtherStart: [Int32] = []
+        var animOtherCount: [Int32] = []
         var maxEventKeys = 0
         var deformNeed = [Int](repeating: 0, count: slotCount)
         // Per slot, which fields timelines change: 1 colour, 2 dark colour, 4 sequence, 8 deform.
@@ -344,6 +359,18 @@ public final class CompiledSkeleton: @unchecked Sendable {
                 timelines.append(c)
             }
             animTimelineCount.append(Int32(timelines.count) - animTimelineStart[a])
+            let own = Int(animTimelineStart[a])..<timelines.count
+            func isBone(_ t: Int) -> Bool {
+                timelines[t].kind.writesBoneOnly && timelines[t].target >= 0 && Int(timelines[t].target) < boneCount
+            }
+            let boneTimelines = own.filter(isBone)
+            let otherTimelines = own.filter { !isBone($0) }
+            animBoneStart.append(Int32(animTimelineLists.count))
+            animBoneCount.append(Int32(boneTimelines.count))
+            animTimelineLists.append(contentsOf: boneTimelines.map { Int32($0) })
+            animOtherStart.append(Int32(animTimelineLists.count))
+            animOtherCount.append(Int32(otherTimelines.count))
+            animTimelineLists.append(contentsOf: otherTimelines.map { Int32($0) })
         }
         self.eventKeys = eventKeys
         self.maxEventKeys = maxEventKeys
@@ -659,7 +686,10 @@ public final class CompiledSkeleton: @unchecked Sendable {
             laneBones: b.freeze(laneBones), laneBoneCount: laneBones.count, laneBonePool: b.freeze(laneBonePool),
             laneSkinPool: b.freeze(laneSkinPool), frameOffsets: b.freeze(frameOffsets),
             animDuration: b.freeze(animDuration), animTimelineStart: b.freeze(animTimelineStart),
-            animTimelineCount: b.freeze(animTimelineCount), timelines: b.freeze(timelines),
+            animTimelineCount: b.freeze(animTimelineCount), animTimelineLists: b.freeze(animTimelineLists),
+            animBoneStart: b.freeze(animBoneStart), animBoneCount: b.freeze(animBoneCount),
+            animOtherStart: b.freeze(animOtherStart), animOtherCount: b.freeze(animOtherCount),
+            timelines: b.freeze(timelines),
             framePool: b.freeze(framePool), curvePool: b.freeze(curvePool),
             markerPool: b.freeze(markerPool), intPool: b.freeze(intPool),
             keyPool: b.freeze(keyPool),

@@ -1,5 +1,13 @@
 import BoneworkFormat
 
+extension TimelineKind {
+    /// Rotate, translate, scale, shear (and their one-axis kinds) and inherit: they write one
+    /// bone's local pose and read only the local pose, which no other kind reads or writes
+    /// while an animation applies. So an instance's bone timelines and its other timelines may
+    /// be applied in two separate runs, each in the animation's order, with the same result.
+    var writesBoneOnly: Bool { rawValue <= TimelineKind.inherit.rawValue }
+}
+
 /// Bone timelines: rotate, translate(X/Y), scale(X/Y), shear(X/Y) and inherit, writing the
 /// local pose.
 extension TimelineApply {
@@ -134,7 +142,7 @@ extension TimelineApply {
 
     /// Translate and shear: values relative to setup.
     @inline(__always)
-    private static func applyPair(
+    static func applyPair(
         _ keys: TimelineKeys, _ time: Float, _ alpha: Float, _ blend: MixBlend, x px: UnsafeMutablePointer<Float>,
         y py: UnsafeMutablePointer<Float>, setupX: Float, setupY: Float
     ) {

@@ -101,11 +101,16 @@ public final class AnimationStateStore {
         queue.free()
     }
 
+    /// Whether `StateKernel.apply(rows:)` applies plain rows' bone timelines in groups (tests
+    /// switch it off to compare with the row-by-row path).
+    var groupsBoneTimelines = true
+
     /// The raw views workers use; valid until rows, tracks or entries grow.
     var kernel: StateKernel {
         StateKernel(
             e: pool.columns, tracks: tracks, trackWidth: trackWidth, trackCount: trackCount, timeScale: timeScales,
-            changed: changed, unkeyed: unkeyed, rig: compiled.tables, tables: tables)
+            changed: changed, unkeyed: unkeyed, rig: compiled.tables, tables: tables,
+            groupsBoneTimelines: groupsBoneTimelines)
     }
 
     /// Scratch for worker `index` of a parallel frame (created on first use, then reused).

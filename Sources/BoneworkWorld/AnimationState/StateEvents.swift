@@ -67,6 +67,18 @@ final class StateWorkspace {
     let propertyCount: Int
     var stamp: UInt32 = 1
 
+    /// Rows `StateKernel.apply(rows:)` takes at a time.
+    static let runCapacity = 64
+    /// Per row of a run whose track 0 plays plainly (see `StateKernel.applyBoneTimelines`): the
+    /// row, the start of its bone rows, its animation time, and its group key (animation, plan).
+    let runRows: UnsafeMutablePointer<Int>
+    let runBones: UnsafeMutablePointer<Int>
+    let runTimes: UnsafeMutablePointer<Float>
+    let runKeys: UnsafeMutablePointer<Int>
+    /// Per row of the run (by offset from its first row): 1 when track 0's bone timelines were
+    /// applied with the group.
+    let bonesApplied: UnsafeMutablePointer<UInt8>
+
     init(tables: MixingTables) {
         events = StateEventSink()
         // A looping apply can fire each key twice (the end of one loop and the start of the next).
@@ -76,6 +88,17 @@ final class StateWorkspace {
         propertyCount = tables.propertyCount
         propertyStamp = .allocate(capacity: max(1, tables.propertyCount))
         propertyStamp.initialize(repeating: 0, count: max(1, tables.propertyCount))
+        let n = Self.runCapacity
+        runRows = .allocate(capacity: n)
+        runRows.initialize(repeating: 0, count: n)
+        runBones = .allocate(capacity: n)
+        runBones.initialize(repeating: 0, count: n)
+        runTimes = .allocate(capacity: n)
+        runTimes.initialize(repeating: 0, count: n)
+        runKeys = .allocate(capacity: n)
+        runKeys.initialize(repeating: 0, count: n)
+        bonesApplied = .allocate(capacity: n)
+        bonesApplied.initialize(repeating: 0, count: n)
     }
 
     deinit {
@@ -83,6 +106,11 @@ final class StateWorkspace {
         firedKeys.deallocate()
         firedTimes.deallocate()
         propertyStamp.deallocate()
+        runRows.deallocate()
+        runBones.deallocate()
+        runTimes.deallocate()
+        runKeys.deallocate()
+        bonesApplied.deallocate()
     }
 
     /// Empties the property set.

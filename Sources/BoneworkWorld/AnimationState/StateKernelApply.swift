@@ -15,18 +15,33 @@ extension StateKernel {
     /// Queues user events and completions to `ws.events`. Returns whether any track applied.
     @discardableResult
     func apply(row: Int, _ cols: BatchColumns, _ ws: StateWorkspace) -> Bool {
-        applyRow(row, cols, ws)
+        applyRow(row, cols, ws, bonesApplied: false)
     }
 
-    /// `apply(row:)` for each row of `rows`: the per-row body inlined in one loop, so the rig
-    /// tables the body reads are set up once per block rather than once per row.
+    /// `apply(row:)` for each row of `rows`, with the same results, in runs of up to
+    /// `StateWorkspace.runCapacity` rows: first the bone timelines of every row whose track 0
+    /// plays plainly, timeline by timeline over the rows that share its animation
+    /// (`applyBoneTimelines`), then each row's remaining work, the per-row body inlined in one
+    /// loop.
     func apply(rows: Range<Int>, _ cols: BatchColumns, _ ws: StateWorkspace) {
-        for row in rows { applyRow(row, cols, ws) }
+        var start = rows.lowerBound
+        while start < rows.upperBound {
+            let end = min(rows.upperBound, start &+ StateWorkspace.runCapacity)
+            if groupsBoneTimelines {
+                applyBoneTimelines(start..<end, cols, ws)
+            } else {
+                ws.bonesApplied.update(repeating: 0, count: end &- start)
+            }
+            for row in start..<end { applyRow(row, cols, ws, bonesApplied: ws.bonesApplied[row &- start] != 0) }
+            start = end
+        }
     }
 
+    /// `bonesApplied`: track 0's bone timelines were applied already (`applyBoneTimelines`);
+    /// only its other timelines are left.
     @inline(__always)
     @discardableResult
-    private func applyRow(_ row: Int, _ cols: BatchColumns, _ ws: StateWorkspace) -> Bool {
+    private func applyRow(_ row: Int, _ cols: BatchColumns, _ ws: StateWorkspace, bonesApplied: Bool) -> Bool {
         if changed[row] != 0 { animationsChanged(row: row, ws) }
         let ctx = InstanceContext(cols, rig, instance: row)
         var fired = FiredKeys(keys: ws.firedKeys, times: ws.firedTimes, capacity: ws.firedCapacity)
@@ -68,8 +83,11 @@ extension StateKernel {
                 let count = Int(rig.animTimelineCount[animation])
                 if (t == 0 && alpha == 1) || blend == .add {
                     if t == 0 { attachments = true }
-                    for k in 0..<count {
-                        let tl = first &+ k
+                    // All the timelines, or those left besides the bone timelines.
+                    let othersOnly = t == 0 && bonesApplied
+                    let others = rig.animTimelineLists + Int(rig.animOtherStart[animation])
+                    for k in 0..<(othersOnly ? Int(rig.animOtherCount[animation]) : count) {
+                        let tl = othersOnly ? Int(others[k]) : first &+ k
                         // The kind decides the role here (attachment and event timelines have
                         // their own); rotate and translate, most of the timelines, are applied
                         // inline, read in place from the compiled table.
