@@ -28,7 +28,7 @@ enum PoseLanes {
         let r1 = cols.rows(first &+ 1)
         let r2 = cols.rows(first &+ 2)
         let r3 = cols.rows(first &+ 3)
-        copyApplied(cols, rig, r0)
+        copyApplied(SIMD4<Float>.self, cols, rig, r0)
         let plan = Int(cols.plan[first])
         let ops = rig.ops + Int(rig.planOpStart[plan])
         let count = Int(rig.planOpCount[plan])
@@ -61,8 +61,7 @@ enum PoseLanes {
     ) {
         let low = (cols.rows(first), cols.rows(first &+ 1), cols.rows(first &+ 2), cols.rows(first &+ 3))
         let high = (cols.rows(first &+ 4), cols.rows(first &+ 5), cols.rows(first &+ 6), cols.rows(first &+ 7))
-        copyApplied(cols, rig, low.0)
-        copyApplied(cols, rig, high.0)
+        copyApplied(SIMD8<Float>.self, cols, rig, low.0)
         let plan = Int(cols.plan[first])
         let ops = rig.ops + Int(rig.planOpStart[plan])
         let count = Int(rig.planOpCount[plan])
@@ -80,6 +79,8 @@ enum PoseLanes {
                 }
                 continue
             }
+            // A constraint at mix 0 in all 8 lanes (common: constraints keyed off) costs no calls.
+            if idle(op, cols, low.0) && idle(op, cols, high.0) { continue }
             step(op, cols, rig, low.0, low.1, low.2, low.3, physics: physics, pathScratch: pathScratch)
             step(op, cols, rig, high.0, high.1, high.2, high.3, physics: physics, pathScratch: pathScratch)
         }
@@ -205,19 +206,21 @@ enum PoseLanes {
         unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) & 0x7fff_ffff, to: SIMD4<Float>.self)
     }
 
-    /// The four lanes' local poses become their applied poses, for the bones whose steps read
-    /// the applied pose (`RigTables.appliedBones`; the others read their local pose).
+    /// The lanes' local poses become their applied poses, for the bones whose steps read the
+    /// applied pose (`RigTables.appliedBones`; the others read their local pose).
     @inline(__always)
-    private static func copyApplied(_ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows) {
+    private static func copyApplied<V: LaneVector>(
+        _: V.Type, _ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows
+    ) {
         for n in 0..<rig.appliedBoneCount {
             let i = r.bone(Int(rig.appliedBones[n]))
-            store(load(c.x + i), c.ax + i)
-            store(load(c.y + i), c.ay + i)
-            store(load(c.rotation + i), c.arotation + i)
-            store(load(c.scaleX + i), c.ascaleX + i)
-            store(load(c.scaleY + i), c.ascaleY + i)
-            store(load(c.shearX + i), c.ashearX + i)
-            store(load(c.shearY + i), c.ashearY + i)
+            V.store(V.load(c.x + i), c.ax + i)
+            V.store(V.load(c.y + i), c.ay + i)
+            V.store(V.load(c.rotation + i), c.arotation + i)
+            V.store(V.load(c.scaleX + i), c.ascaleX + i)
+            V.store(V.load(c.scaleY + i), c.ascaleY + i)
+            V.store(V.load(c.shearX + i), c.ashearX + i)
+            V.store(V.load(c.shearY + i), c.ashearY + i)
         }
     }
 

@@ -76,8 +76,9 @@ final class StateWorkspace {
     let runTimes: UnsafeMutablePointer<Float>
     let runKeys: UnsafeMutablePointer<Int>
     /// Per row of the run (by offset from its first row): 1 when track 0's bone timelines were
-    /// applied with the group.
+    /// applied with the group, and then track 0's animation time (`applyRow` reuses it).
     let bonesApplied: UnsafeMutablePointer<UInt8>
+    let trackZeroTimes: UnsafeMutablePointer<Float>
 
     init(tables: MixingTables) {
         events = StateEventSink()
@@ -99,6 +100,8 @@ final class StateWorkspace {
         runKeys.initialize(repeating: 0, count: n)
         bonesApplied = .allocate(capacity: n)
         bonesApplied.initialize(repeating: 0, count: n)
+        trackZeroTimes = .allocate(capacity: n)
+        trackZeroTimes.initialize(repeating: 0, count: n)
     }
 
     deinit {
@@ -111,6 +114,7 @@ final class StateWorkspace {
         runTimes.deallocate()
         runKeys.deallocate()
         bonesApplied.deallocate()
+        trackZeroTimes.deallocate()
     }
 
     /// Empties the property set.

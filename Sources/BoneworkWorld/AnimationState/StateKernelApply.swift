@@ -15,7 +15,7 @@ extension StateKernel {
     /// Queues user events and completions to `ws.events`. Returns whether any track applied.
     @discardableResult
     func apply(row: Int, _ cols: BatchColumns, _ ws: StateWorkspace) -> Bool {
-        applyRow(row, cols, ws, bonesApplied: false)
+        applyRow(row, cols, ws, bonesApplied: false, trackZeroTime: 0)
     }
 
     /// `apply(row:)` for each row of `rows`, with the same results, in runs of up to
@@ -32,16 +32,21 @@ extension StateKernel {
             } else {
                 ws.bonesApplied.update(repeating: 0, count: end &- start)
             }
-            for row in start..<end { applyRow(row, cols, ws, bonesApplied: ws.bonesApplied[row &- start] != 0) }
+            for row in start..<end {
+                let k = row &- start
+                applyRow(row, cols, ws, bonesApplied: ws.bonesApplied[k] != 0, trackZeroTime: ws.trackZeroTimes[k])
+            }
             start = end
         }
     }
 
     /// `bonesApplied`: track 0's bone timelines were applied already (`applyBoneTimelines`);
-    /// only its other timelines are left.
+    /// only its other timelines are left, and its animation time is `trackZeroTime`.
     @inline(__always)
     @discardableResult
-    private func applyRow(_ row: Int, _ cols: BatchColumns, _ ws: StateWorkspace, bonesApplied: Bool) -> Bool {
+    private func applyRow(
+        _ row: Int, _ cols: BatchColumns, _ ws: StateWorkspace, bonesApplied: Bool, trackZeroTime: Float
+    ) -> Bool {
         if changed[row] != 0 { animationsChanged(row: row, ws) }
         let ctx = InstanceContext(cols, rig, instance: row)
         var fired = FiredKeys(keys: ws.firedKeys, times: ws.firedTimes, capacity: ws.firedCapacity)
@@ -69,7 +74,7 @@ extension StateKernel {
 
             // Then the current entry.
             let animationLast = e.times[c].animationLast
-            let animationTime = e.animationTime(c)
+            let animationTime = t == 0 && bonesApplied ? trackZeroTime : e.animationTime(c)
             var applyTime = animationTime
             var fireEvents = true
             let animation = Int(e.state[c].animation)

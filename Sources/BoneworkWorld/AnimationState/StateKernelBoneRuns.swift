@@ -24,8 +24,9 @@ extension StateKernel {
             guard !(e.times[c].trackTime >= e.times[c].trackEnd && e.state[c].next < 0) else { continue }
             let animation = Int(e.state[c].animation)
             guard animation >= 0 else { continue }
-            var time = e.animationTime(c)
-            if e.state[c].reverse != 0 { time = duration(animation) - time }
+            let animationTime = e.animationTime(c)
+            ws.trackZeroTimes[row &- rows.lowerBound] = animationTime
+            let time = e.state[c].reverse != 0 ? duration(animation) - animationTime : animationTime
             ws.runRows[n] = row
             ws.runBones[n] = cols.rows(row).bone
             ws.runTimes[n] = time
