@@ -14,35 +14,39 @@ public final class Batch {
     public let layout: ColumnLayout
     /// Animation tracks per instance.
     public let trackCount: Int
-    public private(set) var count = 0
+    // The column tables, `count` and `events` are only touched on the calling thread (workers
+    // get raw pointers from `columns()`), never across a call back into the batch: they are
+    // marked `@exclusivity(unchecked)`, as each dynamic exclusivity check costs some 80
+    // instructions and a frame reads them once per pass and per delivered event.
+    @exclusivity(unchecked) public private(set) var count = 0
     public private(set) var capacity: Int
 
     /// Per bone: local pose (7 fields) and world transform (6); the applied pose lives in
     /// per-thread scratch (see `PoseScratch`).
-    private var boneFloats: ColumnTable<Float>
-    private var boneInherit: ColumnTable<UInt8>
+    @exclusivity(unchecked) private var boneFloats: ColumnTable<Float>
+    @exclusivity(unchecked) private var boneInherit: ColumnTable<UInt8>
     /// Per slot: attachment and attachment state.
-    private var slotInts: ColumnTable<Int32>
+    @exclusivity(unchecked) private var slotInts: ColumnTable<Int32>
     /// Slot fields timelines change, one row per such slot (see `RigTables.slotColorRow`).
-    private var colorFloats: ColumnTable<Float>
-    private var darkFloats: ColumnTable<Float>
-    private var sequenceInts: ColumnTable<Int32>
-    private var deformLengths: ColumnTable<Int32>
-    private var ikFloats: ColumnTable<Float>
-    private var ikInts: ColumnTable<Int32>
-    private var ikFlags: ColumnTable<UInt8>
-    private var transformFloats: ColumnTable<Float>
-    private var pathFloats: ColumnTable<Float>
-    private var physicsFloats: ColumnTable<Float>
-    private var physicsInts: ColumnTable<Int32>
-    private var instanceFloats: ColumnTable<Float>
-    private var instanceInts: ColumnTable<Int32>
-    private var entities: ColumnTable<Entity>
-    private var drawOrders: ColumnTable<Int32>
-    private var deforms: ColumnTable<Float>
+    @exclusivity(unchecked) private var colorFloats: ColumnTable<Float>
+    @exclusivity(unchecked) private var darkFloats: ColumnTable<Float>
+    @exclusivity(unchecked) private var sequenceInts: ColumnTable<Int32>
+    @exclusivity(unchecked) private var deformLengths: ColumnTable<Int32>
+    @exclusivity(unchecked) private var ikFloats: ColumnTable<Float>
+    @exclusivity(unchecked) private var ikInts: ColumnTable<Int32>
+    @exclusivity(unchecked) private var ikFlags: ColumnTable<UInt8>
+    @exclusivity(unchecked) private var transformFloats: ColumnTable<Float>
+    @exclusivity(unchecked) private var pathFloats: ColumnTable<Float>
+    @exclusivity(unchecked) private var physicsFloats: ColumnTable<Float>
+    @exclusivity(unchecked) private var physicsInts: ColumnTable<Int32>
+    @exclusivity(unchecked) private var instanceFloats: ColumnTable<Float>
+    @exclusivity(unchecked) private var instanceInts: ColumnTable<Int32>
+    @exclusivity(unchecked) private var entities: ColumnTable<Entity>
+    @exclusivity(unchecked) private var drawOrders: ColumnTable<Int32>
+    @exclusivity(unchecked) private var deforms: ColumnTable<Float>
 
     /// Events raised since the last `clearEvents()` (the scheduler clears them each frame).
-    var events: EventBuffer
+    @exclusivity(unchecked) var events: EventBuffer
     /// Per slot: its row among the colour rows, -1 = the setup colour. Starts as the rig's
     /// (slots colour timelines key); `ensureColorRow` adds slots application code colours.
     private let colorRowOfSlot: UnsafeMutablePointer<Int32>
@@ -77,7 +81,7 @@ public final class Batch {
             fields: PhysicsField.count, perInstance: t.physicsCount, layout: layout, capacity: cap, fill: 0)
         physicsInts = ColumnTable(fields: 1, perInstance: t.physicsCount, layout: layout, capacity: cap, fill: 0)
         instanceFloats = ColumnTable(fields: 5, perInstance: 1, layout: layout, capacity: cap, fill: 0)
-        instanceInts = ColumnTable(fields: 1, perInstance: 1, layout: layout, capacity: cap, fill: 0)
+        instanceInts = ColumnTable(fields: 2, perInstance: 1, layout: layout, capacity: cap, fill: 0)
         entities = ColumnTable(
             fields: 1, perInstance: 1, layout: layout, capacity: cap, fill: Entity(index: 0, generation: 0))
         drawOrders = ColumnTable(fields: 1, perInstance: t.slotCount, layout: flat, capacity: cap, fill: 0)
@@ -171,7 +175,7 @@ public final class Batch {
             physicsReset: physicsInts.field(0),
             time: instanceFloats.field(0), skeletonX: instanceFloats.field(1), skeletonY: instanceFloats.field(2),
             skeletonScaleX: instanceFloats.field(3), skeletonScaleY: instanceFloats.field(4),
-            plan: instanceInts.field(0), entity: entities.field(0),
+            plan: instanceInts.field(0), drawOrderIsSetup: instanceInts.field(1), entity: entities.field(0),
             drawOrder: drawOrders.field(0), deform: deforms.field(0))
     }
 

@@ -104,6 +104,10 @@ struct BatchColumns {
     var skeletonScaleY: UnsafeMutablePointer<Float>
     /// The update plan (0 = no skin, s + 1 = skin s).
     var plan: UnsafeMutablePointer<Int32>
+    /// 1 when the instance's draw order is the setup order (slot k drawn k-th), 0 when a draw
+    /// order timeline keyed it (whatever the key). Kept by the two writers of `drawOrder`
+    /// (`SetupPose.setSlots`, `TimelineApply.applyDrawOrder`); `SlotSystem` reads it.
+    var drawOrderIsSetup: UnsafeMutablePointer<Int32>
     var entity: UnsafeMutablePointer<Entity>
 
     // Per-instance blocks.

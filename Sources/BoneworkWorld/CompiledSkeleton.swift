@@ -188,13 +188,14 @@ struct RigTables {
     var animTimelineStart: UnsafePointer<Int32>
     var animTimelineCount: UnsafePointer<Int32>
     /// Per animation, its timelines split in two lists of global timeline indices, each in
-    /// the animation's order: the bone timelines (`TimelineKind.writesBoneOnly`) from `animBoneStart[a]`
-    /// (`animBoneCount[a]` of them), and every other timeline from `animOtherStart[a]`
+    /// the animation's order: the kinds that may be applied in groups
+    /// (`TimelineKind.appliesInGroups`) from `animGroupedStart[a]` (`animGroupedCount[a]` of
+    /// them), and every other timeline from `animOtherStart[a]`
     /// (`animOtherCount[a]`). `StateKernel.apply(rows:)` applies the first list over many
     /// instances at once and the second instance by instance.
     var animTimelineLists: UnsafePointer<Int32>
-    var animBoneStart: UnsafePointer<Int32>
-    var animBoneCount: UnsafePointer<Int32>
+    var animGroupedStart: UnsafePointer<Int32>
+    var animGroupedCount: UnsafePointer<Int32>
     var animOtherStart: UnsafePointer<Int32>
     var animOtherCount: UnsafePointer<Int32>
     var timelines: UnsafePointer<CompiledTimeline>
@@ -299,8 +300,8 @@ public final class CompiledSkeleton: @unchecked Sendable {
         var animTimelineStart: [Int32] = []
         var animTimelineCount: [Int32] = []
         var animTimelineLists: [Int32] = []
-        var animBoneStart: [Int32] = []
-        var animBoneCount: [Int32] = []
+        var animGroupedStart: [Int32] = []
+        var animGroupedCount: [Int32] = []
         var animOtherStart: [Int32] = []
         var animOtherCount: [Int32] = []
         var maxEventKeys = 0
@@ -360,14 +361,22 @@ public final class CompiledSkeleton: @unchecked Sendable {
             }
             animTimelineCount.append(Int32(timelines.count) - animTimelineStart[a])
             let own = Int(animTimelineStart[a])..<timelines.count
-            func isBone(_ t: Int) -> Bool {
-                timelines[t].kind.writesBoneOnly && timelines[t].target >= 0 && Int(timelines[t].target) < boneCount
+            func isGrouped(_ t: Int) -> Bool {
+                let kind = timelines[t].kind
+                let targets: Int
+                switch kind {
+                case .ik: targets = data.ikConstraints.count
+                case .transform: targets = data.transformConstraints.count
+                case .pathPosition, .pathSpacing, .pathMix: targets = data.pathConstraints.count
+                default: targets = boneCount
+                }
+                return kind.appliesInGroups && timelines[t].target >= 0 && Int(timelines[t].target) < targets
             }
-            let boneTimelines = own.filter(isBone)
-            let otherTimelines = own.filter { !isBone($0) }
-            animBoneStart.append(Int32(animTimelineLists.count))
-            animBoneCount.append(Int32(boneTimelines.count))
-            animTimelineLists.append(contentsOf: boneTimelines.map { Int32($0) })
+            let groupedTimelines = own.filter(isGrouped)
+            let otherTimelines = own.filter { !isGrouped($0) }
+            animGroupedStart.append(Int32(animTimelineLists.count))
+            animGroupedCount.append(Int32(groupedTimelines.count))
+            animTimelineLists.append(contentsOf: groupedTimelines.map { Int32($0) })
             animOtherStart.append(Int32(animTimelineLists.count))
             animOtherCount.append(Int32(otherTimelines.count))
             animTimelineLists.append(contentsOf: otherTimelines.map { Int32($0) })
@@ -687,7 +696,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
             laneSkinPool: b.freeze(laneSkinPool), frameOffsets: b.freeze(frameOffsets),
             animDuration: b.freeze(animDuration), animTimelineStart: b.freeze(animTimelineStart),
             animTimelineCount: b.freeze(animTimelineCount), animTimelineLists: b.freeze(animTimelineLists),
-            animBoneStart: b.freeze(animBoneStart), animBoneCount: b.freeze(animBoneCount),
+            animGroupedStart: b.freeze(animGroupedStart), animGroupedCount: b.freeze(animGroupedCount),
             animOtherStart: b.freeze(animOtherStart), animOtherCount: b.freeze(animOtherCount),
             timelines: b.freeze(timelines),
             framePool: b.freeze(framePool), curvePool: b.freeze(curvePool),

@@ -104,6 +104,7 @@ enum SetupPose {
     /// Setup draw order, colours and attachments (looked up through the instance's plan).
     static func setSlots(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows) {
         let plan = Int(cols.plan[r.instance])
+        cols.drawOrderIsSetup[r.instance] = 1
         for s in 0..<rig.slotCount {
             cols.drawOrder[r.drawOrder &+ s] = Int32(s)
             let ci = cols.colorRow(rig, r, slot: s)

@@ -1,11 +1,21 @@
 import BoneworkFormat
 
 extension TimelineKind {
-    /// Rotate, translate, scale, shear (and their one-axis kinds) and inherit: they write one
-    /// bone's local pose and read only the local pose, which no other kind reads or writes
-    /// while an animation applies. So an instance's bone timelines and its other timelines may
-    /// be applied in two separate runs, each in the animation's order, with the same result.
-    var writesBoneOnly: Bool { rawValue <= TimelineKind.inherit.rawValue }
+    /// Rotate, translate, scale, shear (and their one-axis kinds), inherit, and the IK,
+    /// transform and path constraint kinds: each writes only its bone's local pose or its
+    /// constraint's values and reads only those, which no kind outside this set reads or writes
+    /// while an animation applies. So an instance's timelines of these kinds and its other
+    /// timelines may be applied in two separate runs, each in the animation's order, with the
+    /// same result (`StateKernel.applyGroupedTimelines`).
+    var appliesInGroups: Bool {
+        switch self {
+        case .rotate, .translate, .translateX, .translateY, .scale, .scaleX, .scaleY, .shear, .shearX, .shearY,
+            .inherit, .ik, .transform, .pathPosition, .pathSpacing, .pathMix:
+            return true
+        default:
+            return false
+        }
+    }
 }
 
 /// Bone timelines: rotate, translate(X/Y), scale(X/Y), shear(X/Y) and inherit, writing the
@@ -175,7 +185,7 @@ extension TimelineApply {
 
     /// Scale: keyed as factors of setup.
     @inline(__always)
-    private static func applyScale(
+    static func applyScale(
         _ keys: TimelineKeys, _ time: Float, _ alpha: Float, _ blend: MixBlend, _ direction: MixDirection,
         cols: BatchColumns, i: Int, setupX: Float, setupY: Float
     ) {

@@ -38,7 +38,7 @@ extension TimelineApply {
         }
     }
 
-    private static func applyIK(
+    static func applyIK(
         _ keys: TimelineKeys, _ rig: RigTables, _ cols: BatchColumns, row i: Int, constraint c: Int, _ time: Float,
         _ alpha: Float, _ blend: MixBlend, _ direction: MixDirection
     ) {
@@ -86,7 +86,7 @@ extension TimelineApply {
     /// Timelines whose values are all absolute mixes (transform: 6, path mix: 3), value v in the
     /// column `first + v * fieldStride` (consecutive fields of one column table).
     @inline(__always)
-    private static func applyMixes(
+    static func applyMixes(
         _ keys: TimelineKeys, _ time: Float, _ alpha: Float, _ blend: MixBlend, first: UnsafeMutablePointer<Float>,
         fieldStride: Int, count n: Int, row: Int, setup: UnsafePointer<Float>
     ) {

@@ -8,8 +8,10 @@ extension TimelineApply {
     ) {
         let order = cols.drawOrder + ctx.r.drawOrder
         let slotCount = rig.slotCount
+        let isSetup = cols.drawOrderIsSetup + ctx.r.instance
         @inline(__always) func setup() {
             for s in 0..<slotCount { order[s] = Int32(s) }
+            isSetup.pointee = 1
         }
         if direction == .mixOut {
             if blend == .setup { setup() }
@@ -25,6 +27,7 @@ extension TimelineApply {
             setup()
         } else {
             order.update(from: key, count: slotCount)
+            isSetup.pointee = 0
         }
     }
 

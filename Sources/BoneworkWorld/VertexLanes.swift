@@ -141,7 +141,8 @@ extension VertexSystem {
             used &+= written
         }
         let row0 = Int(list[start].row)
-        let lanes = LaneBones(cols, cols.rows(row0))
+        let rows0 = cols.rows(row0)
+        let lanes = LaneBones(cols, rows0)
         let table = scratch.lanes
         let discard = scratch.discard
         // Gathered on first need (`gatherLanes`). Written out at each use rather than in a local
@@ -162,10 +163,13 @@ extension VertexSystem {
             if same {
                 kind = rig.attachmentKind(attachment)
                 if kind == .mesh {
-                    let s = Int(d0.slot)
+                    // The lanes' rows are neighbours in the slot field columns: lane L's deform
+                    // length is L past lane 0's.
+                    let deformRow = Int(rig.slotDeformRow[Int(d0.slot)])
                     var with = 0
-                    for lane in 0..<width where cols.deformLength(rig, cols.rows(row0 &+ lane), slot: s) != 0 {
-                        with &+= 1
+                    if deformRow >= 0 {
+                        let lengths = cols.deformLength + rows0.deformSlot(deformRow)
+                        for lane in 0..<width where lengths[lane] != 0 { with &+= 1 }
                     }
                     same = with == 0 || with == width
                     deformed = with == width

@@ -294,6 +294,10 @@ final class VertexScratch: @unchecked Sendable {
     private var discardCapacity = 0
     private(set) var vertices: UnsafeMutablePointer<Float>
     private(set) var draws: UnsafeMutablePointer<VertexDraw>
+    /// The slot system's list of slots that show something in some lane of a group
+    /// (`SlotSystem.update`): room for every slot.
+    private(set) var slotList: UnsafeMutablePointer<Int32>
+    private var slotListCapacity = 0
     private(set) var vertexCapacity = 0
     private(set) var drawCapacity = 0
     var vertexCount = 0
@@ -305,6 +309,7 @@ final class VertexScratch: @unchecked Sendable {
         discard = .allocate(capacity: 1)
         vertices = .allocate(capacity: 1)
         draws = .allocate(capacity: 1)
+        slotList = .allocate(capacity: 1)
     }
 
     deinit {
@@ -313,6 +318,7 @@ final class VertexScratch: @unchecked Sendable {
         discard.deallocate()
         vertices.deallocate()
         draws.deallocate()
+        slotList.deallocate()
     }
 
     /// Makes room for the vertices of `rows` instances of `rig` and the draw list of `listRows`.
@@ -339,6 +345,11 @@ final class VertexScratch: @unchecked Sendable {
             discard.deallocate()
             discard = .allocate(capacity: rig.maxAttachmentFloats)
             discardCapacity = rig.maxAttachmentFloats
+        }
+        if rig.slotCount > slotListCapacity {
+            slotList.deallocate()
+            slotList = .allocate(capacity: rig.slotCount)
+            slotListCapacity = rig.slotCount
         }
         let entries = max(1, max(rows, listRows) * rig.tables.slotCount)
         if entries > drawCapacity {

@@ -50,6 +50,11 @@ struct VertexLaneTests {
         Workload(
             skeleton: "hero/hero-pro.skel", atlas: "hero/hero.atlas", skins: ["weapon/sword"], animations: ["run"],
             count: 16),
+        // Draw order keyed (roar, jump) in one lane of a group and in none of the next: the slot
+        // system looks at a group's slots together only when every lane draws in setup order.
+        Workload(
+            skeleton: "raptor/raptor-pro.skel", atlas: "raptor/raptor.atlas", skins: [nil],
+            animations: ["walk", "walk", "walk", "roar"] + Array(repeating: "walk", count: 12) + ["jump"], count: 24),
         Workload(
             skeleton: "owl/owl-pro.skel", atlas: "owl/owl.atlas", skins: [nil],
             animations: ["left", "left", "left", "left", "up", "down"], count: 10),

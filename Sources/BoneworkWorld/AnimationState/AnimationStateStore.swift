@@ -32,7 +32,10 @@ public final class AnimationStateStore {
     public let stateData: AnimationStateData
     let mixes: MixTable
     let tables: MixingTables
-    var pool: TrackEntryPool
+    /// The entry columns, the event queue and the drain flag are only touched on the calling
+    /// thread (workers get raw pointers from `kernel`): no dynamic exclusivity checks, which
+    /// cost some 80 instructions each on every delivered event.
+    @exclusivity(unchecked) var pool: TrackEntryPool
 
     /// The most tracks a row may use (a guard against runaway track indices).
     public static let maxTracks = 256
@@ -47,8 +50,8 @@ public final class AnimationStateStore {
     private var unkeyed: UnsafeMutablePointer<Int32>
 
     /// Events waiting for delivery (operations append here; `collect` appends workers' events).
-    var queue = StateEventSink(capacity: 256)
-    private var drainDisabled = false
+    @exclusivity(unchecked) var queue = StateEventSink(capacity: 256)
+    @exclusivity(unchecked) private var drainDisabled = false
     /// Scratch for work done on the calling thread.
     let mainWorkspace: StateWorkspace
     /// Scratch per worker for parallel frames (see `workspace(_:)`).
@@ -101,16 +104,16 @@ public final class AnimationStateStore {
         queue.free()
     }
 
-    /// Whether `StateKernel.apply(rows:)` applies plain rows' bone timelines in groups (tests
+    /// Whether `StateKernel.apply(rows:)` applies plain rows' bone and constraint timelines in groups (tests
     /// switch it off to compare with the row-by-row path).
-    var groupsBoneTimelines = true
+    var groupsTimelines = true
 
     /// The raw views workers use; valid until rows, tracks or entries grow.
     var kernel: StateKernel {
         StateKernel(
             e: pool.columns, tracks: tracks, trackWidth: trackWidth, trackCount: trackCount, timeScale: timeScales,
             changed: changed, unkeyed: unkeyed, rig: compiled.tables, tables: tables,
-            groupsBoneTimelines: groupsBoneTimelines)
+            groupsTimelines: groupsTimelines)
     }
 
     /// Scratch for worker `index` of a parallel frame (created on first use, then reused).

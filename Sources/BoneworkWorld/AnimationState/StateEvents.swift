@@ -69,15 +69,18 @@ final class StateWorkspace {
 
     /// Rows `StateKernel.apply(rows:)` takes at a time.
     static let runCapacity = 64
-    /// Per row of a run whose track 0 plays plainly (see `StateKernel.applyBoneTimelines`): the
-    /// row, the start of its bone rows, its animation time, and its group key (animation, plan).
+    /// Per row of a run whose track 0 plays plainly (see `StateKernel.applyGroupedTimelines`):
+    /// the row, the start of its bone, IK and transform rows, its animation time, and its
+    /// group key (animation, plan).
     let runRows: UnsafeMutablePointer<Int>
     let runBones: UnsafeMutablePointer<Int>
+    let runIK: UnsafeMutablePointer<Int>
+    let runTransforms: UnsafeMutablePointer<Int>
     let runTimes: UnsafeMutablePointer<Float>
     let runKeys: UnsafeMutablePointer<Int>
-    /// Per row of the run (by offset from its first row): 1 when track 0's bone timelines were
-    /// applied with the group, and then track 0's animation time (`applyRow` reuses it).
-    let bonesApplied: UnsafeMutablePointer<UInt8>
+    /// Per row of the run (by offset from its first row): 1 when track 0's grouped timelines
+    /// were applied with its group, and then track 0's animation time (`applyRow` reuses it).
+    let groupedApplied: UnsafeMutablePointer<UInt8>
     let trackZeroTimes: UnsafeMutablePointer<Float>
 
     init(tables: MixingTables) {
@@ -94,12 +97,16 @@ final class StateWorkspace {
         runRows.initialize(repeating: 0, count: n)
         runBones = .allocate(capacity: n)
         runBones.initialize(repeating: 0, count: n)
+        runIK = .allocate(capacity: n)
+        runIK.initialize(repeating: 0, count: n)
+        runTransforms = .allocate(capacity: n)
+        runTransforms.initialize(repeating: 0, count: n)
         runTimes = .allocate(capacity: n)
         runTimes.initialize(repeating: 0, count: n)
         runKeys = .allocate(capacity: n)
         runKeys.initialize(repeating: 0, count: n)
-        bonesApplied = .allocate(capacity: n)
-        bonesApplied.initialize(repeating: 0, count: n)
+        groupedApplied = .allocate(capacity: n)
+        groupedApplied.initialize(repeating: 0, count: n)
         trackZeroTimes = .allocate(capacity: n)
         trackZeroTimes.initialize(repeating: 0, count: n)
     }
@@ -111,9 +118,11 @@ final class StateWorkspace {
         propertyStamp.deallocate()
         runRows.deallocate()
         runBones.deallocate()
+        runIK.deallocate()
+        runTransforms.deallocate()
         runTimes.deallocate()
         runKeys.deallocate()
-        bonesApplied.deallocate()
+        groupedApplied.deallocate()
         trackZeroTimes.deallocate()
     }
 

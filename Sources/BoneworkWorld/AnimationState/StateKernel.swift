@@ -31,8 +31,8 @@ struct StateKernel: @unchecked Sendable {
     var unkeyed: UnsafeMutablePointer<Int32>
     var rig: RigTables
     unowned(unsafe) var tables: MixingTables
-    /// See `AnimationStateStore.groupsBoneTimelines`.
-    var groupsBoneTimelines = true
+    /// See `AnimationStateStore.groupsTimelines`.
+    var groupsTimelines = true
 
     // MARK: - Events
 

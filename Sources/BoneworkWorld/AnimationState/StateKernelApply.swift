@@ -15,37 +15,38 @@ extension StateKernel {
     /// Queues user events and completions to `ws.events`. Returns whether any track applied.
     @discardableResult
     func apply(row: Int, _ cols: BatchColumns, _ ws: StateWorkspace) -> Bool {
-        applyRow(row, cols, ws, bonesApplied: false, trackZeroTime: 0)
+        applyRow(row, cols, ws, groupedApplied: false, trackZeroTime: 0)
     }
 
     /// `apply(row:)` for each row of `rows`, with the same results, in runs of up to
-    /// `StateWorkspace.runCapacity` rows: first the bone timelines of every row whose track 0
-    /// plays plainly, timeline by timeline over the rows that share its animation
-    /// (`applyBoneTimelines`), then each row's remaining work, the per-row body inlined in one
+    /// `StateWorkspace.runCapacity` rows: first the bone and constraint timelines of every row
+    /// whose track 0 plays plainly, timeline by timeline over the rows that share its animation
+    /// (`applyGroupedTimelines`), then each row's remaining work, the per-row body inlined in one
     /// loop.
     func apply(rows: Range<Int>, _ cols: BatchColumns, _ ws: StateWorkspace) {
         var start = rows.lowerBound
         while start < rows.upperBound {
             let end = min(rows.upperBound, start &+ StateWorkspace.runCapacity)
-            if groupsBoneTimelines {
-                applyBoneTimelines(start..<end, cols, ws)
+            if groupsTimelines {
+                applyGroupedTimelines(start..<end, cols, ws)
             } else {
-                ws.bonesApplied.update(repeating: 0, count: end &- start)
+                ws.groupedApplied.update(repeating: 0, count: end &- start)
             }
             for row in start..<end {
                 let k = row &- start
-                applyRow(row, cols, ws, bonesApplied: ws.bonesApplied[k] != 0, trackZeroTime: ws.trackZeroTimes[k])
+                applyRow(row, cols, ws, groupedApplied: ws.groupedApplied[k] != 0, trackZeroTime: ws.trackZeroTimes[k])
             }
             start = end
         }
     }
 
-    /// `bonesApplied`: track 0's bone timelines were applied already (`applyBoneTimelines`);
-    /// only its other timelines are left, and its animation time is `trackZeroTime`.
+    /// `groupedApplied`: track 0's grouped timelines were applied already
+    /// (`applyGroupedTimelines`); only its other timelines are left, and its animation time is
+    /// `trackZeroTime`.
     @inline(__always)
     @discardableResult
     private func applyRow(
-        _ row: Int, _ cols: BatchColumns, _ ws: StateWorkspace, bonesApplied: Bool, trackZeroTime: Float
+        _ row: Int, _ cols: BatchColumns, _ ws: StateWorkspace, groupedApplied: Bool, trackZeroTime: Float
     ) -> Bool {
         if changed[row] != 0 { animationsChanged(row: row, ws) }
         let ctx = InstanceContext(cols, rig, instance: row)
@@ -74,7 +75,7 @@ extension StateKernel {
 
             // Then the current entry.
             let animationLast = e.times[c].animationLast
-            let animationTime = t == 0 && bonesApplied ? trackZeroTime : e.animationTime(c)
+            let animationTime = t == 0 && groupedApplied ? trackZeroTime : e.animationTime(c)
             var applyTime = animationTime
             var fireEvents = true
             let animation = Int(e.state[c].animation)
@@ -88,8 +89,8 @@ extension StateKernel {
                 let count = Int(rig.animTimelineCount[animation])
                 if (t == 0 && alpha == 1) || blend == .add {
                     if t == 0 { attachments = true }
-                    // All the timelines, or those left besides the bone timelines.
-                    let othersOnly = t == 0 && bonesApplied
+                    // All the timelines, or those left besides the grouped ones.
+                    let othersOnly = t == 0 && groupedApplied
                     let others = rig.animTimelineLists + Int(rig.animOtherStart[animation])
                     for k in 0..<(othersOnly ? Int(rig.animOtherCount[animation]) : count) {
                         let tl = othersOnly ? Int(others[k]) : first &+ k
@@ -322,7 +323,29 @@ extension StateKernel {
 
     /// Queues the user events an apply fired and the entry's completion, in the reference's
     /// order: events of the loop that ended, then complete, then events of the new loop.
+    /// Most applies queue nothing: that case is decided here, inline.
+    @inline(__always)
     func queueEvents(_ entry: Int, _ animationTime: Float, _ fired: FiredKeys, _ sink: inout StateEventSink) {
+        if fired.count == 0 && !completes(entry, animationTime) { return }
+        queueFiredAndComplete(entry, animationTime, fired, &sink)
+    }
+
+    /// Whether this apply completes a loop of `entry` (or, not looping, reaches its end).
+    @inline(__always)
+    func completes(_ entry: Int, _ animationTime: Float) -> Bool {
+        let animationEnd = e.times[entry].animationEnd
+        if e.state[entry].loop != 0 {
+            let duration = animationEnd - e.times[entry].animationStart
+            if duration == 0 { return true }
+            let cycles = StateMath.truncatedInt(e.times[entry].trackTime / duration)
+            return cycles > 0 && cycles > StateMath.truncatedInt(e.times[entry].trackLast / duration)
+        }
+        return animationTime >= animationEnd && e.times[entry].animationLast < animationEnd
+    }
+
+    private func queueFiredAndComplete(
+        _ entry: Int, _ animationTime: Float, _ fired: FiredKeys, _ sink: inout StateEventSink
+    ) {
         let animationStart = e.times[entry].animationStart
         let animationEnd = e.times[entry].animationEnd
         let duration = animationEnd - animationStart
@@ -342,18 +365,7 @@ extension StateKernel {
             i &+= 1
         }
 
-        let complete: Bool
-        if e.state[entry].loop != 0 {
-            if duration == 0 {
-                complete = true
-            } else {
-                let cycles = StateMath.truncatedInt(e.times[entry].trackTime / duration)
-                complete = cycles > 0 && cycles > StateMath.truncatedInt(e.times[entry].trackLast / duration)
-            }
-        } else {
-            complete = animationTime >= animationEnd && e.times[entry].animationLast < animationEnd
-        }
-        if complete { sink.append(.complete, entry: entry, generation: generation) }
+        if completes(entry, animationTime) { sink.append(.complete, entry: entry, generation: generation) }
 
         while i < n {
             if fired.times[i] >= animationStart {  // Keys before the animation's start are dropped.

@@ -4,12 +4,14 @@ import Testing
 
 @testable import BoneworkWorld
 
-/// `StateKernel.apply(rows:)` applies the bone timelines of rows whose track 0 plays plainly in
-/// groups, timeline by timeline over the rows sharing an animation and plan; every other row
-/// and timeline row by row. Both ways must give every instance the same pose, bit for bit.
-@Suite("Bone timeline groups")
-struct BoneTimelineGroupTests {
-    /// Instances of spineboy and of mix-and-match (several skins, so several plans) in states
+/// `StateKernel.apply(rows:)` applies the bone and constraint timelines of rows whose track 0
+/// plays plainly in groups, timeline by timeline over the rows sharing an animation and plan;
+/// every other row and timeline row by row. Both ways must give every instance the same pose,
+/// bit for bit.
+@Suite("Timeline groups")
+struct TimelineGroupTests {
+    /// Instances of spineboy (IK and transform timelines), mix-and-match (transform timelines,
+    /// several skins, so several plans) and tank (a path timeline) in states
     /// that are plain and that are not: reversed, mixing in, half alpha, a second track, a
     /// delay, a non-looping entry running past its end. More than one run of rows
     /// (`StateWorkspace.runCapacity`). Returns the poses every few frames.
@@ -17,13 +19,14 @@ struct BoneTimelineGroupTests {
         let spineboy = try Examples.spineboy()
         let mixAndMatch = try Examples.load(
             "mix-and-match/mix-and-match-pro.skel", atlas: "mix-and-match/mix-and-match.atlas")
+        let tank = try Examples.load("tank/tank-pro.skel", atlas: "tank/tank.atlas")
         let skins = mixAndMatch.skins.map(\.name).filter { $0 != "default" }.prefix(4)
         let world = World(layout: layout, trackCount: 2)
         var entities: [Entity] = []
         for n in 0..<150 {
-            let data = n % 3 == 2 ? mixAndMatch : spineboy
+            let data = [spineboy, mixAndMatch, tank][n % 3]
             let e = try world.spawn(data, skin: data === mixAndMatch ? skins[n % skins.count] : nil)
-            try world.locate(e).batch.animationStates.groupsBoneTimelines = groups
+            try world.locate(e).batch.animationStates.groupsTimelines = groups
             let names = data.animations.map(\.name)
             let state = try world.animationState(e)
             let entry = try state.setAnimation(0, names[n % names.count], loop: n % 11 != 4)
@@ -86,8 +89,8 @@ struct BoneTimelineGroupTests {
         let (batch, _) = try world.locate(entities[0])
         let store = batch.animationStates
         let ws = store.workspace(0)
-        store.kernel.applyBoneTimelines(0..<7, batch.columns(), ws)
-        let flags = (0..<7).map { ws.bonesApplied[$0] }
+        store.kernel.applyGroupedTimelines(0..<7, batch.columns(), ws)
+        let flags = (0..<7).map { ws.groupedApplied[$0] }
         #expect(flags == [1, 1, 0, 0, 0, 0, 0])
     }
 }
