@@ -24,11 +24,15 @@
 //   2 timeline apply         `StateKernel.apply`: timelines to the local pose (TimelineApply*.swift:
 //                            a function per timeline family; TimelineKeys.swift: key search,
 //                            curves and blend rules), events, unkeyed attachments restored.
+//                            Rows playing one animation plainly get their bone and constraint
+//                            timelines applied timeline by timeline over the rows sharing the
+//                            animation (StateKernelGroups.swift).
 //   3 PoseSystem             the skeleton clock, then the update program: BoneTransform (world
 //                            transform for every inherit mode), IKSolver, TransformConstraintSolver,
 //                            PathConstraintSolver, PhysicsConstraintSolver; the applied pose lives
 //                            in per-thread scratch (`PoseScratch`).
-//   4 SlotSystem             the draw list: visible slots in draw order with their images.
+//   4 SlotSystem             the draw list: visible slots in draw order with their images (8
+//                            rows in setup draw order skip the slots empty in all of them at once).
 //   5 VertexSystem           world vertices of the listed regions and meshes (weights, deform) into
 //                            per-chunk scratch (`VertexScratch`), handed to `Scheduler.vertexHandler`.
 //   Events are delivered on the calling thread in row order after the state systems.
