@@ -48,25 +48,25 @@ enum SlotSystem {
     /// Whether the 8 flags from `p` (0 or 1 each) are all 1.
     @inline(__always)
     static func allSetupOrder(_ p: UnsafeMutablePointer<Int32>) -> Bool {
-        let raw = UnsafeRawPointer(p)
-        let both =
-            raw.loadUnaligned(as: UInt64.self) & raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-            & raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
-            & raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-        return both == 0x0000_0001_0000_0001
+        and8(p) == 0x0000_0001_0000_0001
     }
 
     /// Whether some of the 8 attachment indices from `p` is not negative (-1 = no attachment):
     /// all are negative exactly when the AND of all has the sign bit set.
     @inline(__always)
     static func someAttachment(_ p: UnsafeMutablePointer<Int32>) -> Bool {
+        let signs: UInt64 = 0x8000_0000_8000_0000
+        return and8(p) & signs != signs
+    }
+
+    /// The AND of the 8 integers from `p`, in each 32-bit half of the result (the AND of 4
+    /// each): 4 loads and 3 ANDs.
+    @inline(__always)
+    static func and8(_ p: UnsafeMutablePointer<Int32>) -> UInt64 {
         let raw = UnsafeRawPointer(p)
-        let all =
-            raw.loadUnaligned(as: UInt64.self) & raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        return raw.loadUnaligned(as: UInt64.self) & raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
             & raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
             & raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-        let signs: UInt64 = 0x8000_0000_8000_0000
-        return all & signs != signs
     }
 
     /// One row's columns as the slot decision reads them.

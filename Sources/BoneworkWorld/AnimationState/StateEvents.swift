@@ -92,23 +92,19 @@ final class StateWorkspace {
         propertyCount = tables.propertyCount
         propertyStamp = .allocate(capacity: max(1, tables.propertyCount))
         propertyStamp.initialize(repeating: 0, count: max(1, tables.propertyCount))
-        let n = Self.runCapacity
-        runRows = .allocate(capacity: n)
-        runRows.initialize(repeating: 0, count: n)
-        runBones = .allocate(capacity: n)
-        runBones.initialize(repeating: 0, count: n)
-        runIK = .allocate(capacity: n)
-        runIK.initialize(repeating: 0, count: n)
-        runTransforms = .allocate(capacity: n)
-        runTransforms.initialize(repeating: 0, count: n)
-        runTimes = .allocate(capacity: n)
-        runTimes.initialize(repeating: 0, count: n)
-        runKeys = .allocate(capacity: n)
-        runKeys.initialize(repeating: 0, count: n)
-        groupedApplied = .allocate(capacity: n)
-        groupedApplied.initialize(repeating: 0, count: n)
-        trackZeroTimes = .allocate(capacity: n)
-        trackZeroTimes.initialize(repeating: 0, count: n)
+        func run<T: BitwiseCopyable & Numeric>(_: T.Type) -> UnsafeMutablePointer<T> {
+            let p = UnsafeMutablePointer<T>.allocate(capacity: Self.runCapacity)
+            p.initialize(repeating: 0, count: Self.runCapacity)
+            return p
+        }
+        runRows = run(Int.self)
+        runBones = run(Int.self)
+        runIK = run(Int.self)
+        runTransforms = run(Int.self)
+        runTimes = run(Float.self)
+        runKeys = run(Int.self)
+        groupedApplied = run(UInt8.self)
+        trackZeroTimes = run(Float.self)
     }
 
     deinit {
