@@ -187,17 +187,14 @@ struct RigTables {
     var animDuration: UnsafePointer<Float>
     var animTimelineStart: UnsafePointer<Int32>
     var animTimelineCount: UnsafePointer<Int32>
-    /// Per animation, its timelines split in two lists of global timeline indices, each in
-    /// the animation's order: the kinds that may be applied in groups
-    /// (`TimelineKind.appliesInGroups`) from `animGroupedStart[a]` (`animGroupedCount[a]` of
-    /// them), and every other timeline from `animOtherStart[a]`
-    /// (`animOtherCount[a]`). `StateKernel.apply(rows:)` applies the first list over many
-    /// instances at once and the second instance by instance.
+    /// Per animation, its timelines as two lists of global timeline indices, each in the
+    /// animation's order, one after the other from `animGroupedStart[a]`: the
+    /// `animGroupedCount[a]` kinds that may be applied in groups (`TimelineKind.appliesInGroups`),
+    /// then every other timeline (`otherTimelines`). `StateKernel.apply(rows:)` applies the
+    /// first list over many instances at once and the second instance by instance.
     var animTimelineLists: UnsafePointer<Int32>
     var animGroupedStart: UnsafePointer<Int32>
     var animGroupedCount: UnsafePointer<Int32>
-    var animOtherStart: UnsafePointer<Int32>
-    var animOtherCount: UnsafePointer<Int32>
     var timelines: UnsafePointer<CompiledTimeline>
     var framePool: UnsafePointer<Float>
     var curvePool: UnsafePointer<Float>
@@ -302,8 +299,6 @@ public final class CompiledSkeleton: @unchecked Sendable {
         var animTimelineLists: [Int32] = []
         var animGroupedStart: [Int32] = []
         var animGroupedCount: [Int32] = []
-        var animOtherStart: [Int32] = []
-        var animOtherCount: [Int32] = []
         var maxEventKeys = 0
         var deformNeed = [Int](repeating: 0, count: slotCount)
         // Per slot, which fields timelines change: 1 colour, 2 dark colour, 4 sequence, 8 deform.
@@ -377,8 +372,6 @@ public final class CompiledSkeleton: @unchecked Sendable {
             animGroupedStart.append(Int32(animTimelineLists.count))
             animGroupedCount.append(Int32(groupedTimelines.count))
             animTimelineLists.append(contentsOf: groupedTimelines.map { Int32($0) })
-            animOtherStart.append(Int32(animTimelineLists.count))
-            animOtherCount.append(Int32(otherTimelines.count))
             animTimelineLists.append(contentsOf: otherTimelines.map { Int32($0) })
         }
         self.eventKeys = eventKeys
@@ -697,7 +690,6 @@ public final class CompiledSkeleton: @unchecked Sendable {
             animDuration: b.freeze(animDuration), animTimelineStart: b.freeze(animTimelineStart),
             animTimelineCount: b.freeze(animTimelineCount), animTimelineLists: b.freeze(animTimelineLists),
             animGroupedStart: b.freeze(animGroupedStart), animGroupedCount: b.freeze(animGroupedCount),
-            animOtherStart: b.freeze(animOtherStart), animOtherCount: b.freeze(animOtherCount),
             timelines: b.freeze(timelines),
             framePool: b.freeze(framePool), curvePool: b.freeze(curvePool),
             markerPool: b.freeze(markerPool), intPool: b.freeze(intPool),
@@ -779,4 +771,12 @@ enum AttachmentDraw {
 extension RigTables {
     @inline(__always)
     func attachmentKind(_ a: Int) -> AttachmentKind { AttachmentKind(rawValue: attKind[a]) ?? .point }
+
+    /// Animation `a`'s timelines that are not applied in groups: where its list starts in
+    /// `animTimelineLists`, and how many.
+    @inline(__always)
+    func otherTimelines(_ a: Int) -> (list: UnsafePointer<Int32>, count: Int) {
+        let grouped = Int(animGroupedCount[a])
+        return (animTimelineLists + (Int(animGroupedStart[a]) &+ grouped), Int(animTimelineCount[a]) &- grouped)
+    }
 }

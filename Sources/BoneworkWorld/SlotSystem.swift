@@ -75,8 +75,6 @@ enum SlotSystem {
         let row: Int32
         let slotActive: UnsafePointer<UInt8>
         let attachments: UnsafeMutablePointer<Int32>
-        let alphas: UnsafeMutablePointer<Float>
-        let colorRowOfSlot: UnsafePointer<Int32>
         let cols: BatchColumns
 
         @inline(__always)
@@ -85,8 +83,6 @@ enum SlotSystem {
             row = Int32(truncatingIfNeeded: instance)
             slotActive = rig.planSlotActive + Int(cols.plan[instance]) &* rig.slotCount
             attachments = cols.attachment + r.slot
-            alphas = cols.colorA + r.color
-            colorRowOfSlot = cols.colorRowOfSlot
             self.cols = cols
         }
 
@@ -106,10 +102,7 @@ enum SlotSystem {
                 frame = imageFrame(cols, rig, r, slot: s, attachment: Int(attachment))
                 if frame < 0 && rig.attKind[Int(attachment)] == AttachmentKind.region.rawValue { return true }
             }
-            // The slot's alpha (`slotAlpha`): its colour row, else its setup colour.
-            let colorRow = Int(colorRowOfSlot[s])
-            let alpha = colorRow >= 0 ? alphas[colorRow &* stride] : rig.slotColor[s &* 4 &+ 3]
-            if alpha == 0 { return true }
+            if cols.slotAlpha(rig, r, slot: s) == 0 { return true }
             guard next < end else { return false }
             next.pointee = VertexDraw(
                 row: row, slot: Int32(truncatingIfNeeded: s), attachment: attachment, frame: frame, offset: 0,

@@ -91,9 +91,9 @@ extension StateKernel {
                     if t == 0 { attachments = true }
                     // All the timelines, or those left besides the grouped ones.
                     let othersOnly = t == 0 && groupedApplied
-                    let others = rig.animTimelineLists + Int(rig.animOtherStart[animation])
-                    for k in 0..<(othersOnly ? Int(rig.animOtherCount[animation]) : count) {
-                        let tl = othersOnly ? Int(others[k]) : first &+ k
+                    let others = rig.otherTimelines(animation)
+                    for k in 0..<(othersOnly ? others.count : count) {
+                        let tl = othersOnly ? Int(others.list[k]) : first &+ k
                         // The kind decides the role here (attachment and event timelines have
                         // their own); rotate and translate, most of the timelines, are applied
                         // inline, read in place from the compiled table.
