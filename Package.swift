@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "BoneworkWorld", targets: ["BoneworkWorld"]),
         .library(name: "BoneworkRender", targets: ["BoneworkRender"]),
         .library(name: "BoneworkAssets", targets: ["BoneworkAssets"]),
+        .library(name: "BoneworkProfiling", targets: ["BoneworkProfiling"]),
+        .library(name: "BoneworkTriggers", targets: ["BoneworkTriggers"]),
+        .library(name: "BoneworkConformance", targets: ["BoneworkConformance"]),
         .executable(name: "bonework", targets: ["bonework"]),
     ],
     targets: [
@@ -31,13 +34,24 @@ let package = Package(
             providers: [.apt(["libegl-dev"])]),
         .target(name: "BoneworkImage", dependencies: ["CPNG"]),
         .target(name: "BoneworkFormat", dependencies: ["BoneworkImage"]),
+        // The runtime core: storage, compiled rigs, timelines, animation state, pose and
+        // constraints, slots and vertices, the scheduler and the profiler's recording.
         .target(name: "BoneworkWorld", dependencies: ["BoneworkFormat"]),
+        // Add-ons around the core (each depends on it, never the reverse).
+        .target(
+            name: "BoneworkProfiling", dependencies: ["BoneworkWorld", "BoneworkFormat", "BoneworkImage"]),
+        .target(name: "BoneworkTriggers", dependencies: ["BoneworkWorld", "BoneworkFormat"]),
+        .target(name: "BoneworkConformance", dependencies: ["BoneworkWorld", "BoneworkFormat"]),
         .target(
             name: "BoneworkRender",
             dependencies: ["BoneworkWorld", "BoneworkFormat", "BoneworkImage", "CGL", "CEGL", "CGLFW"]),
         .target(
             name: "Bonework",
             dependencies: ["BoneworkWorld", "BoneworkRender", "BoneworkFormat", "BoneworkImage", "BoneworkAssets"]),
+        // The examples' shared code (each example is also an executable in Tools/Examples).
+        .target(
+            name: "BoneworkExamples",
+            dependencies: ["Bonework", "BoneworkWorld", "BoneworkRender", "BoneworkFormat", "BoneworkAssets"]),
         .target(
             name: "BoneworkAssets", dependencies: ["BoneworkFormat"],
             resources: [.copy("Resources/DefaultCharacter")]),
@@ -45,32 +59,39 @@ let package = Package(
             name: "bonework",
             dependencies: [
                 "BoneworkFormat", "Bonework", "BoneworkWorld", "BoneworkRender", "BoneworkAssets", "BoneworkImage",
+                "BoneworkProfiling", "BoneworkTriggers", "BoneworkConformance",
             ],
             path: "Tools/bonework"),
-        .executableTarget(name: "SimpleAnimation", dependencies: ["Bonework"], path: "Tools/Examples/SimpleAnimation"),
         .executableTarget(
-            name: "PlayPauseAnimation", dependencies: ["Bonework"], path: "Tools/Examples/PlayPauseAnimation"),
+            name: "SimpleAnimation", dependencies: ["BoneworkExamples"], path: "Tools/Examples/SimpleAnimation"),
         .executableTarget(
-            name: "AnimationStateEvents", dependencies: ["Bonework"], path: "Tools/Examples/AnimationStateEvents"),
-        .executableTarget(name: "DebugRendering", dependencies: ["Bonework"], path: "Tools/Examples/DebugRendering"),
-        .executableTarget(name: "DressUp", dependencies: ["Bonework"], path: "Tools/Examples/DressUp"),
-        .executableTarget(name: "IKFollowing", dependencies: ["Bonework"], path: "Tools/Examples/IKFollowing"),
+            name: "PlayPauseAnimation", dependencies: ["BoneworkExamples"], path: "Tools/Examples/PlayPauseAnimation"),
         .executableTarget(
-            name: "DisableRendering", dependencies: ["Bonework"], path: "Tools/Examples/DisableRendering"),
+            name: "AnimationStateEvents", dependencies: ["BoneworkExamples"],
+            path: "Tools/Examples/AnimationStateEvents"),
+        .executableTarget(
+            name: "DebugRendering", dependencies: ["BoneworkExamples"], path: "Tools/Examples/DebugRendering"),
+        .executableTarget(name: "DressUp", dependencies: ["BoneworkExamples"], path: "Tools/Examples/DressUp"),
+        .executableTarget(name: "IKFollowing", dependencies: ["BoneworkExamples"], path: "Tools/Examples/IKFollowing"),
+        .executableTarget(
+            name: "DisableRendering", dependencies: ["BoneworkExamples"], path: "Tools/Examples/DisableRendering"),
         .executableTarget(
             name: "make-default-character", dependencies: ["BoneworkImage", "BoneworkFormat"],
             path: "Tools/make-default-character"),
         .executableTarget(
             name: "BoneworkBenchmarks",
-            dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkAssets", "BoneworkRender"],
+            dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkAssets", "BoneworkRender", "BoneworkProfiling"],
             path: "Benchmarks/BoneworkBenchmarks"),
         .testTarget(
             name: "BoneworkFormatTests", dependencies: ["BoneworkFormat", "BoneworkAssets"]),
         .testTarget(
-            name: "BoneworkWorldTests", dependencies: ["BoneworkWorld", "BoneworkFormat"]),
+            name: "BoneworkWorldTests",
+            dependencies: [
+                "BoneworkWorld", "BoneworkFormat", "BoneworkProfiling", "BoneworkTriggers", "BoneworkConformance",
+            ]),
         .testTarget(
             name: "BoneworkRenderTests", dependencies: ["BoneworkRender", "BoneworkWorld", "BoneworkFormat"]),
-        .testTarget(name: "BoneworkTests", dependencies: ["Bonework"]),
+        .testTarget(name: "BoneworkTests", dependencies: ["Bonework", "BoneworkExamples"]),
         .testTarget(name: "BoneworkCLITests", dependencies: ["bonework"]),
         .testTarget(
             name: "BoneworkPlatformTests", dependencies: ["BoneworkImage", "CGLFW", "CGL", "CEGL"]),

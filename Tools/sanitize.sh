@@ -10,7 +10,8 @@ mode=${1:?mode: address or thread}
 scratch=.build/sanitize-$mode
 case $mode in
     address)
-        targets=(BoneworkFormatTests BoneworkWorldTests BoneworkRenderTests BoneworkTests BoneworkCLITests BoneworkPlatformTests)
+        source Tools/test-targets.sh
+        targets=("${test_targets[@]}")
         filters=("${targets[@]/%/\\.}")
         # Leaks inside the system's GL driver (Mesa, LLVM) and libdispatch's per-thread caches are
         # not Bonework's; Tools/lsan.supp lists them by library.

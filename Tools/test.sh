@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/install-system-packages.sh
 swift build --build-tests
-targets=(BoneworkFormatTests BoneworkWorldTests BoneworkRenderTests BoneworkTests BoneworkCLITests BoneworkPlatformTests)
+source Tools/test-targets.sh
+targets=("${test_targets[@]}")
 failed=()
 for target in "${targets[@]}"; do
     echo "== $target"

@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkProfiling
 import BoneworkWorld
 import Dispatch
 import Foundation

@@ -27,6 +27,9 @@ public struct DebugRenderer {
         public var paths = 0
         public var clippingPolygons = 0
         public var meshHulls = 0
+
+        /// No shapes counted yet.
+        public init() {}
     }
 
     @discardableResult
@@ -37,9 +40,7 @@ public struct DebugRenderer {
         let entity = drawable.entity
         var transforms: [BoneWorldTransform] = []
         for b in 0..<data.bones.count {
-            let w = try world.boneWorld(entity, bone: b)
-            transforms.append(
-                BoneWorldTransform(a: w.a, b: w.b, c: w.c, d: w.d, worldX: w.worldX, worldY: w.worldY))
+            transforms.append(try world.boneWorld(entity, bone: b))
         }
         for s in 0..<data.slots.count {
             let index = try world.slotAttachment(entity, slot: s)

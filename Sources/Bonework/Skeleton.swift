@@ -161,8 +161,10 @@ public struct Bone {
         try setLocal(l)
     }
 
-    public var worldTransform: BoneWorldPose { get throws { try world.boneWorld(entity, bone: index) } }
-    public func setWorldTransform(_ pose: BoneWorldPose) throws { try world.setBoneWorld(entity, bone: index, pose) }
+    public var worldTransform: BoneWorldTransform { get throws { try world.boneWorld(entity, bone: index) } }
+    public func setWorldTransform(_ pose: BoneWorldTransform) throws {
+        try world.setBoneWorld(entity, bone: index, pose)
+    }
     public var worldPosition: Point {
         get throws {
             let w = try worldTransform
@@ -192,7 +194,7 @@ public struct Bone {
             x: t.scaleX != 0 ? (p.x - t.x) / t.scaleX : 0, y: t.scaleY != 0 ? (p.y - t.y) / t.scaleY : 0)
     }
 
-    static func inverse(_ w: BoneWorldPose, _ p: Point) -> Point {
+    static func inverse(_ w: BoneWorldTransform, _ p: Point) -> Point {
         let det = w.a * w.d - w.b * w.c
         guard det != 0, det.isFinite else { return Point(x: 0, y: 0) }
         let x = p.x - w.worldX

@@ -30,7 +30,6 @@ public final class SkeletonDrawable {
         if let skin, assets.skeletonData.findSkin(skin) == nil { throw BoneworkError.unknownSkin(skin) }
         entity = try self.world.spawn(assets.skeletonData, skin: skin)
         skinKeys = SkinKeys(assets.skeletonData)
-        try self.world.refreshVertices(entity)
     }
 
     /// Shares the atlas and skeleton data of `other` (in `other`'s world unless another is given).
@@ -131,7 +130,6 @@ public final class SkeletonDrawable {
         let t4 = Self.now()
         try afterWorldTransforms?()
         let t5 = Self.now()
-        try world.refreshVertices(entity)
         let t6 = Self.now()
         lastTimings = UpdateTimings(
             animationState: Self.seconds(t0, t1), apply: Self.seconds(t1, t2), worldTransforms: Self.seconds(t3, t4),
@@ -149,7 +147,6 @@ public final class SkeletonDrawable {
         try checkAlive()
         try applyCustomSkin()
         try world.updateWorldTransforms(entity)
-        try world.refreshVertices(entity)
     }
 
     /// Replaces each slot's attachment by the custom skin's attachment of the same key. A slot the

@@ -1,25 +1,5 @@
 import BoneworkFormat
-
-/// A bone's world transform: `world = (a x + b y + worldX, c x + d y + worldY)`.
-public struct BoneWorldTransform: Sendable, Equatable {
-    public var a: Float
-    public var b: Float
-    public var c: Float
-    public var d: Float
-    public var worldX: Float
-    public var worldY: Float
-
-    public init(a: Float, b: Float, c: Float, d: Float, worldX: Float, worldY: Float) {
-        self.a = a
-        self.b = b
-        self.c = c
-        self.d = d
-        self.worldX = worldX
-        self.worldY = worldY
-    }
-
-    public static let identity = BoneWorldTransform(a: 1, b: 0, c: 0, d: 1, worldX: 0, worldY: 0)
-}
+import BoneworkWorld
 
 /// What the frame builder reads from one posed skeleton instance: the engine's per-instance state
 /// after its world transforms (and vertex deforms) are up to date. Indices are the

@@ -180,7 +180,6 @@ public final class RequestRenderer {
         }
         let world = World(trackCount: 1)
         let entity = try world.spawn(data, skin: request.skin)
-        try world.refreshVertices(entity)
         if let animation = request.animation { try world.setAnimation(entity, track: 0, animation, loop: true) }
         for _ in 0..<request.steps { world.update(request.delta) }
         return (world, entity)

@@ -1,3 +1,4 @@
+import BoneworkRender
 import BoneworkWorld
 import Foundation
 import Testing

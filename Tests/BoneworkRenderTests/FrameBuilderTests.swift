@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkWorld
 import Testing
 
 @testable import BoneworkRender

@@ -1,3 +1,4 @@
+import BoneworkExamples
 import BoneworkImage
 import Foundation
 import Testing

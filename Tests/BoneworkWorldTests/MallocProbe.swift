@@ -1,3 +1,4 @@
+import BoneworkProfiling
 import BoneworkWorld
 import Foundation
 import Testing

@@ -79,7 +79,6 @@ struct PathPhysicsSyntheticTests {
         try #require(frames.count == steps + 1)
         let world = World(trackCount: 1)
         let entity = try world.spawn(data, skin: reference["skin"] as? String)
-        try world.refreshVertices(entity)
         let delta = Float(try #require(reference["dt"] as? Double))
         for (step, frame) in frames.enumerated() {
             if step == 1 {

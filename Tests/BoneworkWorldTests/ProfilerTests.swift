@@ -1,8 +1,10 @@
 import BoneworkFormat
+import BoneworkProfiling
 import Foundation
 import Testing
 
 @testable import BoneworkImage
+@testable import BoneworkProfiling
 @testable import BoneworkWorld
 
 @Suite("Profiler")

@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkTriggers
 import Foundation
 import Testing
 

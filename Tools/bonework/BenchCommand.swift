@@ -1,5 +1,6 @@
 import BoneworkAssets
 import BoneworkFormat
+import BoneworkProfiling
 import BoneworkWorld
 import Foundation
 

@@ -1,6 +1,8 @@
 import BoneworkAssets
 import BoneworkFormat
+import BoneworkProfiling
 import BoneworkRender
+import BoneworkTriggers
 import BoneworkWorld
 import Foundation
 

@@ -99,7 +99,6 @@ enum RenderCommand {
         // Pose once per frame: bounds first (setup pose + every frame), then draw.
         let world = World(trackCount: 1)
         let entity = try world.spawn(data, skin: skin)
-        try world.refreshVertices(entity)
         var builder = FrameBuilder()
         var list = DrawList()
         var bounds = Bounds()

@@ -1,3 +1,4 @@
+import BoneworkConformance
 import BoneworkFormat
 import BoneworkWorld
 import Foundation

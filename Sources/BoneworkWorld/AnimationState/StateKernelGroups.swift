@@ -161,10 +161,11 @@ extension StateKernel {
         let constraint = Int(timeline.pointee.target)
         let offset = constraint &* cols.layout.stride
         let keys = TimelineKeys(timeline.pointee, rig)
-        let setup = rig.tcMix + constraint &* 6
+        let setup = rig.transformMix + constraint &* 6
         for j in group {
             TimelineApply.applyMixes(
-                keys, ws.runTimes[j], 1, .first, first: cols.tcMixRotate, fieldStride: cols.tcMixX - cols.tcMixRotate,
+                keys, ws.runTimes[j], 1, .first, first: cols.transformMixRotate,
+                fieldStride: cols.transformMixX - cols.transformMixRotate,
                 count: 6, row: ws.runTransforms[j] &+ offset, setup: setup)
         }
     }

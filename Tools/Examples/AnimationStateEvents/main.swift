@@ -2,5 +2,6 @@
 // swift run AnimationStateEvents            (a window)
 // swift run AnimationStateEvents --headless --out DIR
 import Bonework
+import BoneworkExamples
 
 await ExampleMain.run("AnimationStateEvents", Examples.animationStateEvents)

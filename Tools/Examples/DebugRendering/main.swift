@@ -2,5 +2,6 @@
 // swift run DebugRendering            (a window)
 // swift run DebugRendering --headless --out DIR
 import Bonework
+import BoneworkExamples
 
 await ExampleMain.run("DebugRendering", Examples.debugRendering)

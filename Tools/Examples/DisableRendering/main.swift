@@ -2,5 +2,6 @@
 // swift run DisableRendering            (a window)
 // swift run DisableRendering --headless --out DIR
 import Bonework
+import BoneworkExamples
 
 await ExampleMain.run("DisableRendering", Examples.disableRendering)

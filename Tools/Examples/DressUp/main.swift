@@ -2,5 +2,6 @@
 // swift run DressUp            (a window)
 // swift run DressUp --headless --out DIR
 import Bonework
+import BoneworkExamples
 
 await ExampleMain.run("DressUp", Examples.dressUp)

@@ -2,5 +2,6 @@
 // swift run IKFollowing            (a window)
 // swift run IKFollowing --headless --out DIR
 import Bonework
+import BoneworkExamples
 
 await ExampleMain.run("IKFollowing", Examples.ikFollowing)

@@ -2,5 +2,6 @@
 // swift run PlayPauseAnimation            (a window)
 // swift run PlayPauseAnimation --headless --out DIR
 import Bonework
+import BoneworkExamples
 
 await ExampleMain.run("PlayPauseAnimation", Examples.playPauseAnimation)

@@ -2,5 +2,6 @@
 // swift run SimpleAnimation            (a window)
 // swift run SimpleAnimation --headless --out DIR
 import Bonework
+import BoneworkExamples
 
 await ExampleMain.run("SimpleAnimation", Examples.simpleAnimation)

@@ -1,4 +1,6 @@
 import BoneworkFormat
+import BoneworkProfiling
+import BoneworkTriggers
 import BoneworkWorld
 import Foundation
 

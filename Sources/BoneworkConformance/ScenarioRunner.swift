@@ -1,0 +1,243 @@
+import BoneworkFormat
+import BoneworkWorld
+import Foundation
+
+/// The trace of a scenario (format `spine-scenario-trace-1`): every event the state's
+/// listener received, and the recorded frames.
+public struct ScenarioTrace: Sendable {
+    public struct Event: Sendable, Equatable {
+        /// The update the event belongs to (events raised by an operation carry the next update).
+        public var update: Int
+        public var type: TrackEventType
+        public var track: Int
+        public var animation: String
+        public var event: AnimationEvent?
+    }
+
+    public struct TrackState: Sendable, Equatable {
+        public var track: Int
+        public var animation: String
+        public var trackTime: Float
+        public var mixingFrom: String?
+    }
+
+    public struct Frame: Sendable {
+        public var update: Int
+        public var pose: InstancePose
+        public var tracks: [TrackState]
+    }
+
+    public var events: [Event] = []
+    public var frames: [Frame] = []
+
+    /// The trace as JSON text. `local` adds each frame's local pose (what the animation state
+    /// applied, before constraints) under "local": per bone [x, y, rotation, scaleX, scaleY,
+    /// shearX, shearY], for diagnosing differences.
+    public func json(local: Bool = false) -> String {
+        var out = "{\n  \"format\": \"spine-scenario-trace-1\",\n  \"events\": ["
+        for (i, e) in events.enumerated() {
+            out += i == 0 ? "\n    " : ",\n    "
+            out += "{\"update\": \(e.update), \"type\": \"\(Self.typeName(e.type))\", \"track\": \(e.track), "
+            out += "\"animation\": \(Self.quote(e.animation))"
+            if let ev = e.event {
+                out += ", \"event\": {\"name\": \(Self.quote(ev.name)), \"int\": \(ev.intValue), "
+                out += "\"float\": \(Self.number(ev.floatValue)), \"string\": \(Self.quote(ev.stringValue)), "
+                out += "\"time\": \(Self.number(ev.time)), "
+                out += "\"volume\": \(Self.number(ev.volume)), \"balance\": \(Self.number(ev.balance))}"
+            }
+            out += "}"
+        }
+        out += events.isEmpty ? "],\n  \"frames\": [" : "\n  ],\n  \"frames\": ["
+        for (i, f) in frames.enumerated() {
+            out += i == 0 ? "\n    " : ",\n    "
+            out += "{\"update\": \(f.update), \"bones\": ["
+            out += f.pose.bones.map { "[" + $0.map(Self.number).joined(separator: ", ") + "]" }.joined(separator: ", ")
+            if local {
+                out += "], \"local\": ["
+                out += f.pose.local.map { "[" + $0.map(Self.number).joined(separator: ", ") + "]" }.joined(
+                    separator: ", ")
+            }
+            out += "], \"slots\": ["
+            var slots: [String] = []
+            for s in f.pose.attachments.indices {
+                let name = f.pose.attachments[s].map(Self.quote) ?? "null"
+                let color = f.pose.colors[s].map(Self.number).joined(separator: ", ")
+                slots.append("{\"attachment\": \(name), \"color\": [\(color)]}")
+            }
+            out += slots.joined(separator: ", ")
+            out += "], \"drawOrder\": [" + f.pose.drawOrder.map(String.init).joined(separator: ", ") + "]"
+            out += ", \"tracks\": ["
+            out += f.tracks.map {
+                "{\"track\": \($0.track), \"animation\": \(Self.quote($0.animation)), "
+                    + "\"trackTime\": \(Self.number($0.trackTime)), \"mixingFrom\": \($0.mixingFrom.map(Self.quote) ?? "null")}"
+            }.joined(separator: ", ")
+            out += "]}"
+        }
+        out += frames.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
+        return out
+    }
+
+    public static func typeName(_ type: TrackEventType) -> String {
+        switch type {
+        case .start: return "start"
+        case .interrupt: return "interrupt"
+        case .end: return "end"
+        case .complete: return "complete"
+        case .dispose: return "dispose"
+        case .event: return "event"
+        }
+    }
+
+    static func number(_ v: Float) -> String {
+        if v.isNaN { return "NaN" }
+        if v.isInfinite { return v > 0 ? "Infinity" : "-Infinity" }
+        if v == v.rounded(), abs(v) < 1e9 { return String(Int(v)) }
+        return "\(v)"
+    }
+
+    static func quote(_ s: String) -> String { JSONText.quote(s) }
+}
+
+/// Runs a scenario on one instance in a fresh world and records its trace.
+public enum ScenarioRunner {
+    /// Loads the scenario's skeleton (paths relative to `assets`) and runs it.
+    public static func run(_ scenario: Scenario, assets: String) throws -> ScenarioTrace {
+        func resolve(_ path: String) -> String {
+            path.hasPrefix("/") ? path : (assets as NSString).appendingPathComponent(path)
+        }
+        let atlas = try scenario.atlas.map { try AtlasReader.read(file: resolve($0)) }
+        let data = try SkeletonLoader.load(file: resolve(scenario.skeleton), atlas: atlas)
+        return try run(scenario, data: data)
+    }
+
+    /// Runs a scenario on an instance of `data`.
+    public static func run(_ scenario: Scenario, data: SkeletonData) throws -> ScenarioTrace {
+        let stateData = AnimationStateData(skeletonData: data, defaultMix: scenario.defaultMix)
+        for mix in scenario.mixes { try stateData.setMix(from: mix.from, to: mix.to, duration: mix.duration) }
+        let world = World()
+        try world.setAnimationStateData(stateData)
+        let entity = try world.spawn(data, skin: scenario.skin)
+        let state = try world.animationState(entity)
+        let recorder = Recorder()
+        let (batch, _) = try world.locate(entity)
+        batch.animationStates.listener = { type, entry, event in
+            recorder.trace.events.append(
+                ScenarioTrace.Event(
+                    update: recorder.update, type: type, track: (try? entry.trackIndex) ?? -1,
+                    animation: (try? entry.animationName) ?? "?", event: event))
+        }
+        var last: TrackEntry?
+        for step in scenario.steps {
+            switch step {
+            case .setAnimation(let track, let animation, let loop):
+                last = try state.setAnimation(track, animation, loop: loop)
+            case .addAnimation(let track, let animation, let loop, let delay):
+                last = try state.addAnimation(track, animation, loop: loop, delay: delay)
+            case .setEmptyAnimation(let track, let mixDuration):
+                last = try state.setEmptyAnimation(trackIndex: track, mixDuration: mixDuration)
+            case .addEmptyAnimation(let track, let mixDuration, let delay):
+                last = try state.addEmptyAnimation(trackIndex: track, mixDuration: mixDuration, delay: delay)
+            case .setEntry(let field, let value):
+                guard let entry = last else { throw Scenario.FormatError(description: "setEntry before any set/add") }
+                // An entry already disposed keeps nothing: the reference writes into a pooled
+                // object that the next new entry resets, so the step has no effect.
+                guard entry.isValid else { continue }
+                try set(entry, field, value)
+            case .setTimeScale(let v):
+                try state.setTimeScale(v)
+            case .clearTrack(let track):
+                try state.clearTrack(track)
+            case .clearTracks:
+                try state.clearTracks()
+            case .setSkin(let name):
+                try world.setSkin(entity, name)
+            case .setToSetupPose:
+                try world.setToSetupPose(entity)
+            case .setBonesToSetupPose:
+                let (b, row) = try world.locate(entity)
+                b.setBonesToSetupPose(row: row)
+            case .setSlotsToSetupPose:
+                let (b, row) = try world.locate(entity)
+                b.setSlotsToSetupPose(row: row)
+            case .update(let dt, let count, let record):
+                for i in 0..<count {
+                    world.update(dt)
+                    if record == .each || (record == .last && i == count - 1) {
+                        recorder.trace.frames.append(try frame(world, entity, recorder.update))
+                    }
+                    recorder.update += 1
+                }
+            }
+        }
+        batch.animationStates.listener = nil
+        return recorder.trace
+    }
+
+    private final class Recorder {
+        var trace = ScenarioTrace()
+        var update = 1
+    }
+
+    static func frame(_ world: World, _ entity: Entity, _ update: Int) throws -> ScenarioTrace.Frame {
+        let state = try world.animationState(entity)
+        var tracks: [ScenarioTrace.TrackState] = []
+        for (t, entry) in try state.tracks.enumerated() {
+            guard let entry else { continue }
+            tracks.append(
+                ScenarioTrace.TrackState(
+                    track: t, animation: try entry.animationName, trackTime: try entry.trackTime,
+                    mixingFrom: try entry.mixingFrom?.animationName))
+        }
+        return ScenarioTrace.Frame(update: update, pose: try world.pose(entity), tracks: tracks)
+    }
+
+    /// Sets a track entry property by its scenario field name.
+    static func set(_ entry: TrackEntry, _ field: String, _ value: Scenario.Value) throws {
+        func number() throws -> Float {
+            guard case .number(let n) = value else {
+                throw Scenario.FormatError(description: "setEntry \(field): expected a number")
+            }
+            return Float(n)
+        }
+        func flag() throws -> Bool {
+            guard case .bool(let b) = value else {
+                throw Scenario.FormatError(description: "setEntry \(field): expected true or false")
+            }
+            return b
+        }
+        switch field {
+        case "reverse": try entry.setReverse(flag())
+        case "loop": try entry.setLoop(flag())
+        case "holdPrevious": try entry.setHoldPrevious(flag())
+        case "shortestRotation": try entry.setShortestRotation(flag())
+        case "timeScale": try entry.setTimeScale(number())
+        case "alpha": try entry.setAlpha(number())
+        case "mixDuration": try entry.setMixDuration(number())
+        case "trackTime": try entry.setTrackTime(number())
+        case "trackEnd": try entry.setTrackEnd(number())
+        case "animationStart": try entry.setAnimationStart(number())
+        case "animationEnd": try entry.setAnimationEnd(number())
+        case "animationLast": try entry.setAnimationLast(number())
+        case "eventThreshold": try entry.setEventThreshold(number())
+        case "attachmentThreshold", "mixAttachmentThreshold": try entry.setMixAttachmentThreshold(number())
+        case "alphaAttachmentThreshold": try entry.setAlphaAttachmentThreshold(number())
+        case "drawOrderThreshold", "mixDrawOrderThreshold": try entry.setMixDrawOrderThreshold(number())
+        case "delay": try entry.setDelay(number())
+        case "mixBlend":
+            guard case .text(let name) = value else {
+                throw Scenario.FormatError(description: "setEntry mixBlend: expected a blend name")
+            }
+            let blend: MixBlend
+            switch name {
+            case "setup": blend = .setup
+            case "first": blend = .first
+            case "replace": blend = .replace
+            case "add": blend = .add
+            default: throw Scenario.FormatError(description: "setEntry mixBlend: unknown blend '\(name)'")
+            }
+            try entry.setMixBlend(blend)
+        default:
+            throw Scenario.FormatError(description: "setEntry: unknown field '\(field)'")
+        }
+    }
+}

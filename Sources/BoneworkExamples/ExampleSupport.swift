@@ -1,0 +1,132 @@
+import Bonework
+import BoneworkFormat
+import BoneworkRender
+import Foundation
+
+/// Command-line options shared by the examples: a window by default; `--headless --out DIR`
+/// renders a scripted run into PNGs instead (`--frames N` overrides the frame count).
+public struct ExampleOptions: Sendable {
+    public var headless = false
+    public var outputDirectory: String?
+    public var frames: Int?
+    /// Folder of the example exports (`spineboy/`, `mix-and-match/`), nil when absent.
+    public var examplesDirectory: String?
+
+    public init(
+        headless: Bool = false, outputDirectory: String? = nil, frames: Int? = nil,
+        examplesDirectory: String? = ExampleOptions.defaultExamplesDirectory()
+    ) {
+        self.headless = headless
+        self.outputDirectory = outputDirectory
+        self.frames = frames
+        self.examplesDirectory = examplesDirectory
+    }
+
+    /// Parses `--headless`, `--out DIR`, `--frames N`, `--examples DIR`, `--no-examples`.
+    public init(arguments: [String]) throws {
+        self.init()
+        var k = 0
+        while k < arguments.count {
+            let a = arguments[k]
+            func value() throws -> String {
+                guard k + 1 < arguments.count else { throw BoneworkError.invalidArgument("\(a) needs a value") }
+                k += 1
+                return arguments[k]
+            }
+            switch a {
+            case "--headless": headless = true
+            case "--out": outputDirectory = try value()
+            case "--frames":
+                let text = try value()
+                guard let n = Int(text), n > 0, n <= 100_000 else {
+                    throw BoneworkError.invalidArgument("--frames \(text)")
+                }
+                frames = n
+            case "--examples": examplesDirectory = try value()
+            case "--no-examples": examplesDirectory = nil
+            default: throw BoneworkError.invalidArgument("unknown option \(a)")
+            }
+            k += 1
+        }
+        if headless && outputDirectory == nil { throw BoneworkError.invalidArgument("--headless needs --out DIR") }
+    }
+
+    /// `$BONEWORK_EXAMPLES`, else `../shared/spine-examples` beside the package, when it exists.
+    public static func defaultExamplesDirectory() -> String? {
+        if let env = ProcessInfo.processInfo.environment["BONEWORK_EXAMPLES"], !env.isEmpty {
+            return FileManager.default.fileExists(atPath: env) ? env : nil
+        }
+        // Sources/BoneworkExamples/ExampleSupport.swift -> the package root.
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let candidates = [
+            packageRoot.deletingLastPathComponent().appendingPathComponent("shared/spine-examples").path,
+            FileManager.default.currentDirectoryPath + "/../shared/spine-examples",
+        ]
+        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// The `.file` source of an example export when present (`name/stem.atlas`, `name/file`).
+    func example(_ folder: String, atlas: String, skeleton: String) -> SkeletonSource? {
+        guard let root = examplesDirectory else { return nil }
+        let a = "\(root)/\(folder)/\(atlas)"
+        let s = "\(root)/\(folder)/\(skeleton)"
+        guard FileManager.default.fileExists(atPath: a), FileManager.default.fileExists(atPath: s) else { return nil }
+        return .file(atlas: a, skeleton: s)
+    }
+
+    /// Writes an image into the output folder; returns its path.
+    @discardableResult
+    func write(_ image: RenderedImage, _ name: String) throws -> String {
+        guard let dir = outputDirectory else { throw BoneworkError.invalidArgument("no output folder") }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = "\(dir)/\(name)"
+        try image.writePNG(to: path)
+        return path
+    }
+
+    func writeText(_ text: String, _ name: String) throws {
+        guard let dir = outputDirectory else { throw BoneworkError.invalidArgument("no output folder") }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try text.write(toFile: "\(dir)/\(name)", atomically: true, encoding: .utf8)
+    }
+}
+
+/// What an example run did (for tests and the console).
+public struct ExampleReport {
+    /// The files written (headless), in order.
+    public var files: [String] = []
+    /// Lines of observations (events, positions, counts).
+    public var log: [String] = []
+    /// Whether the example used the example exports rather than the default character.
+    public var usedExampleExport = false
+    /// Named numbers the example measured (e.g. IK aim errors).
+    public var measurements: [String: Double] = [:]
+    public init() {}
+}
+
+/// Runs an example from `main.swift`: parses the arguments, prints errors on one line, exits 1.
+public enum ExampleMain {
+    public static func run(_ name: String, _ body: (ExampleOptions) async throws -> ExampleReport) async {
+        do {
+            let options = try ExampleOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+            let report = try await body(options)
+            for line in report.log { print(line) }
+            for file in report.files { print("wrote \(file)") }
+        } catch {
+            FileHandle.standardError.write(Data("\(name): \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// Shows `view` in a window until closed, calling `onFrame` each frame.
+    static func window(
+        _ title: String, _ view: SkeletonView, onFrame: ((SkeletonWindow, Float) throws -> Bool)? = nil
+    ) throws {
+        let window = try SkeletonWindow(title: title, view: view)
+        window.onFrame = onFrame
+        // `--frames N` also limits a windowed run (smoke tests under a virtual display).
+        let frames = (try? ExampleOptions(arguments: Array(CommandLine.arguments.dropFirst())))?.frames
+        try window.run(maxFrames: frames)
+    }
+}

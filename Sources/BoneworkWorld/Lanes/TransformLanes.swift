@@ -1,0 +1,105 @@
+import BoneworkFormat
+
+/// Transform constraints in `PoseLanes`: four instances solve one constraint together in its
+/// common translate-only world case; the lanes' results are bit-identical to
+/// `TransformConstraintSolver`'s (`PoseLaneTests` replays every reference trace in lanes).
+extension PoseLanes {
+    /// Transform constraint `k` for the four lanes when it is absolute and in world space, every
+    /// lane translates (mixX or mixY not 0) and mixes nothing else, and its bones have parents
+    /// and inherit normally in every lane: each bone's world position moves towards the target's
+    /// offset point, then its applied pose is recomputed from its world transform
+    /// (`updateApplied`), lane by lane the scalar's float operations. Returns false (nothing
+    /// done) otherwise.
+    @inline(__always)
+    static func solveTransform(
+        _ cols: BatchColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
+        _ r3: InstanceRows, constraint k: Int
+    ) -> Bool {
+        guard rig.transformLocal[k] == 0 && rig.transformRelative[k] == 0 else { return false }
+        let ci = r0.transform(k)
+        let zero = F(repeating: 0)
+        let mixX = load(cols.transformMixX + ci)
+        let mixY = load(cols.transformMixY + ci)
+        guard
+            all(
+                ((mixX .!= zero) .| (mixY .!= zero)) .& (load(cols.transformMixRotate + ci) .== zero)
+                    .& (load(cols.transformMixScaleX + ci) .== zero) .& (load(cols.transformMixScaleY + ci) .== zero)
+                    .& (load(cols.transformMixShearY + ci) .== zero))
+        else { return false }
+        let bones = UnsafeBufferPointer(
+            start: rig.transformBones + Int(rig.transformBoneStart[k]), count: Int(rig.transformBoneCount[k]))
+        let normal = Inherit.normal.rawValue
+        for bone in bones {
+            let b = Int(bone)
+            guard rig.boneParent[b] >= 0 else { return false }
+            guard
+                cols.inheritMode(rig, r0, bone: b) == normal && cols.inheritMode(rig, r1, bone: b) == normal
+                    && cols.inheritMode(rig, r2, bone: b) == normal && cols.inheritMode(rig, r3, bone: b) == normal
+            else { return false }
+        }
+        let offset = rig.transformOffset + k &* 6
+        let offsetX = F(repeating: offset[1])
+        let offsetY = F(repeating: offset[2])
+        let t = r0.bone(Int(rig.transformTarget[k]))
+        let ta = load(cols.a + t)
+        let tb = load(cols.b + t)
+        let tc = load(cols.c + t)
+        let td = load(cols.d + t)
+        for bone in bones {
+            let b = Int(bone)
+            let i = r0.bone(b)
+            let tx = offsetX * ta + offsetY * tb + load(cols.worldX + t)
+            let ty = offsetX * tc + offsetY * td + load(cols.worldY + t)
+            let x = load(cols.worldX + i)
+            let y = load(cols.worldY + i)
+            store(x + (tx - x) * mixX, cols.worldX + i)
+            store(y + (ty - y) * mixY, cols.worldY + i)
+            if !updateApplied(cols, r0, bone: b, parent: Int(rig.boneParent[b])) {
+                BoneTransform.updateApplied(cols, rig, r0, bone: b)
+                BoneTransform.updateApplied(cols, rig, r1, bone: b)
+                BoneTransform.updateApplied(cols, rig, r2, bone: b)
+                BoneTransform.updateApplied(cols, rig, r3, bone: b)
+            }
+        }
+        return true
+    }
+
+    /// `BoneTransform.updateApplied` for the four lanes of bone `k`, which has a parent and
+    /// inherits normally, when its world scale x is above 0.0001 in every lane. Returns false
+    /// (nothing done) otherwise.
+    @inline(__always)
+    static func updateApplied(_ cols: BatchColumns, _ r: InstanceRows, bone k: Int, parent: Int) -> Bool {
+        let i = r.bone(k)
+        let a = load(cols.a + i)
+        let b = load(cols.b + i)
+        let c = load(cols.c + i)
+        let d = load(cols.d + i)
+        let p = LaneWorld(cols, r.bone(parent))
+        let pid = 1 / (p.a * p.d - p.b * p.c)
+        let ia = p.d * pid
+        let ib = p.b * pid
+        let ic = p.c * pid
+        let id = p.a * pid
+        let ra = ia * a - ib * c
+        let rb = ia * b - ib * d
+        let rc = id * c - ic * a
+        let rd = id * d - ic * b
+        let scaleX = (ra * ra + rc * rc).squareRoot()
+        guard all(scaleX .> 0.0001) else { return false }
+        let dx = load(cols.worldX + i) - p.x
+        let dy = load(cols.worldY + i) - p.y
+        store(dx * ia - dy * ib, cols.appliedX + i)
+        store(dy * id - dx * ic, cols.appliedY + i)
+        store(F(repeating: 0), cols.appliedShearX + i)
+        let det = ra * rd - rb * rc
+        store(scaleX, cols.appliedScaleX + i)
+        store(det / scaleX, cols.appliedScaleY + i)
+        // The scalar's negation flips the sign bit (SIMD's prefix minus is 0 - v).
+        let shear = LaneArcTangent.atan2Deg(ra * rb + rc * rd, det)
+        store(
+            unsafeBitCast(unsafeBitCast(shear, to: SIMD4<UInt32>.self) ^ 0x8000_0000, to: F.self),
+            cols.appliedShearY + i)
+        store(LaneArcTangent.atan2Deg(rc, ra), cols.appliedRotation + i)
+        return true
+    }
+}

@@ -1,0 +1,235 @@
+import BoneworkFormat
+
+/// Every instance of one `SkeletonData`, stored as columns (struct of arrays).
+///
+/// Instances are rows `0..<count`; removing one moves the last row into the hole, so rows are
+/// dense and systems run over `0..<count` (or any sub-range, e.g. a chunk on another thread).
+/// Rows are not stable: `World` hands out `Entity` handles and tracks where each one lives.
+///
+/// All columns are allocated by the batch and freed in `deinit`. They only move when a spawn
+/// grows the capacity; a frame never allocates.
+public final class Batch {
+    public let rig: CompiledSkeleton
+    public var data: SkeletonData { rig.data }
+    public let layout: ColumnLayout
+    /// Animation tracks per instance.
+    public let trackCount: Int
+    // The column tables, `count` and `events` are only touched on the calling thread (workers
+    // get raw pointers from `columns()`), never across a call back into the batch: they are
+    // marked `@exclusivity(unchecked)`, as each dynamic exclusivity check costs some 80
+    // instructions and a frame reads them once per pass and per delivered event.
+    @exclusivity(unchecked) public private(set) var count = 0
+    public private(set) var capacity: Int
+
+    /// The batch's column tables, one per `BatchSchema.tables` entry (same order).
+    @exclusivity(unchecked) private var tables: [ColumnTable]
+    /// Raw pointers to every column (`columns()`), rebound whenever a table reallocates.
+    @exclusivity(unchecked) private var bound: BatchColumns
+
+    /// Events raised since the last `clearEvents()` (the scheduler clears them each frame).
+    @exclusivity(unchecked) var events: EventBuffer
+    /// Per slot: its row among the colour rows, -1 = the setup colour. Starts as the rig's
+    /// (slots colour timelines key); `ensureColorRow` adds slots application code colours.
+    private let colorRowOfSlot: UnsafeMutablePointer<Int32>
+
+    /// Animation states of the rows (tracks, entries, mixing, events); see `AnimationState/`.
+    public internal(set) var animationStates: AnimationStateStore
+
+    public init(rig: CompiledSkeleton, layout: ColumnLayout = .standard, trackCount: Int = 4, capacity: Int = 16) {
+        // The lane code's generic types exist before any frame (see `LaneVector.laneTypes`).
+        _ = SIMD4<Float>.laneTypes + SIMD8<Float>.laneTypes
+        self.rig = rig
+        self.layout = layout
+        self.trackCount = max(1, trackCount)
+        let cap = layout.roundUp(capacity)
+        self.capacity = cap
+        let t = rig.tables
+        tables = BatchSchema.tables.map {
+            ColumnTable($0, perInstance: $0.extent.count(rig), layout: layout, capacity: cap)
+        }
+        colorRowOfSlot = .allocate(capacity: max(1, t.slotCount))
+        colorRowOfSlot.initialize(from: t.slotColorRow, count: t.slotCount)
+        bound = BatchColumns(
+            layout: layout, boneCount: t.boneCount, slotCount: t.slotCount, ikCount: t.ikCount,
+            transformCount: t.transformCount, pathCount: t.pathCount, physicsCount: t.physicsCount,
+            colorSlots: t.colorSlots, colorRowOfSlot: colorRowOfSlot, darkSlots: t.darkSlots,
+            sequenceSlots: t.sequenceSlots, deformSlots: t.deformSlots, inheritBones: t.inheritBones,
+            deformFloats: rig.deformFloats)
+        events = EventBuffer(capacity: 256)
+        animationStates = Self.makeAnimationStates(rig, capacity: cap)
+        animationStates.batch = self
+        bindColumns()
+    }
+
+    /// Points every `BatchColumns` field at its table's storage (after any reallocation).
+    private func bindColumns() {
+        for (spec, table) in zip(BatchSchema.tables, tables) { spec.bind(&bound, table) }
+        bound.colorSlots = tables[BatchSchema.colorTable].perInstance
+    }
+
+    deinit {
+        for table in tables { table.free() }
+        events.free()
+        colorRowOfSlot.deallocate()
+    }
+
+    /// Calls `body` with the storage of every column table, as bytes (tests compare batches bit
+    /// for bit across thread counts).
+    func forEachColumnStorage(_ body: (UnsafeRawBufferPointer) -> Void) {
+        for table in tables { body(table.bytes) }
+    }
+
+    /// Raw pointers to every column, valid until the next spawn.
+    @inline(__always)
+    func columns() -> BatchColumns { bound }
+
+    // MARK: - Instances
+
+    /// Adds an instance in the setup pose of `plan` (0 = no skin, s + 1 = skin s) with world
+    /// transforms computed, and returns its row.
+    func add(entity: Entity, plan: Int32) -> Int {
+        if count == capacity { grow(to: layout.roundUp(capacity * 2)) }
+        let row = count
+        count += 1
+        animationStates.addRow()
+        let cols = columns()
+        cols.entity[row] = entity
+        let rows = cols.rows(row)
+        SetupPose.initialize(cols, rig.tables, rows)
+        if plan != 0 { setSkin(row: row, plan: plan) }
+        SetupPose.setBones(cols, rig.tables, rows)
+        SetupPose.setSlots(cols, rig.tables, rows)
+        PoseSystem.updateWorldTransforms(cols, rig.tables, rows)
+        return row
+    }
+
+    /// Removes row `row` by moving the last row into it. Returns the entity that moved (now at
+    /// `row`), nil when `row` was the last one.
+    func remove(row: Int) -> Entity? {
+        let last = count - 1
+        var moved: Entity?
+        if row != last {
+            copyRow(from: last, to: row)
+            moved = bound.entity[row]
+        }
+        count -= 1
+        animationStates.removeRow(row)
+        return moved
+    }
+
+    public func entity(atRow row: Int) -> Entity { bound.entity[row] }
+
+    private func copyRow(from source: Int, to target: Int) {
+        for table in tables { table.copyInstance(from: source, to: target) }
+    }
+
+    /// Makes room for `newCapacity` instances (rounded up to the layout's chunk size).
+    public func reserve(_ newCapacity: Int) {
+        let cap = layout.roundUp(newCapacity)
+        if cap > capacity { grow(to: cap) }
+        animationStates.reserveRows(capacity)
+    }
+
+    private func grow(to newCapacity: Int) {
+        for i in tables.indices { tables[i].grow(to: newCapacity, keeping: count) }
+        capacity = newCapacity
+        bindColumns()
+    }
+
+    // MARK: - Skeleton operations (outside frames)
+
+    /// Gives slot `s` a colour row in every instance (holding its current, setup colour), so
+    /// that its colour can change per instance.
+    func ensureColorRow(slot s: Int) {
+        guard s >= 0, s < rig.tables.slotCount, colorRowOfSlot[s] < 0 else { return }
+        let old = tables[BatchSchema.colorTable]
+        let fresh = old.widened(to: old.perInstance + 1, count: count)
+        old.free()
+        tables[BatchSchema.colorTable] = fresh
+        colorRowOfSlot[s] = Int32(old.perInstance)
+        bindColumns()
+        // The new row holds the slot's current colour: its setup colour.
+        let setup = rig.tables.slotColor + s * 4
+        let stride = layout.stride
+        let target = [bound.colorR, bound.colorG, bound.colorB, bound.colorA]
+        for i in 0..<count {
+            let at = layout.base(i, perInstance: fresh.perInstance) + old.perInstance * stride
+            for f in 0..<4 { target[f][at] = setup[f] }
+        }
+    }
+
+    /// Changes the skin of a row, as the reference's setSkin does: attachments shown from the old
+    /// skin are replaced by the new skin's attachment of the same name (or, coming from no skin,
+    /// the setup attachments the new skin has), then the row follows the new skin's update plan.
+    func setSkin(row: Int, plan: Int32) {
+        let cols = columns()
+        let rows = cols.rows(row)
+        let t = rig.tables
+        let old = cols.plan[row]
+        guard plan != old, plan >= 0, Int(plan) < rig.planCount else { return }
+        let data = rig.data
+        if plan > 0 {
+            let newSkin = data.skins[Int(plan - 1)]
+            func skinAttachment(_ slot: Int32, _ name: Int32) -> Int32? {
+                newSkin.entries.first(where: { $0.slot == slot && $0.name == name })?.attachment
+            }
+            if old > 0 {
+                for entry in data.skins[Int(old - 1)].entries {
+                    let i = rows.slot(Int(entry.slot))
+                    if cols.attachment[i] == entry.attachment, let a = skinAttachment(entry.slot, entry.name) {
+                        SetupPose.setAttachment(cols, t, rows, slot: Int(entry.slot), a)
+                    }
+                }
+            } else {
+                for (s, slot) in data.slots.enumerated() where t.slotSetupKey[s] >= 0 {
+                    if let a = skinAttachment(Int32(s), slot.attachmentName) {
+                        SetupPose.setAttachment(cols, t, rows, slot: s, a)
+                    }
+                }
+            }
+        }
+        cols.plan[row] = plan
+    }
+
+    /// Resets a row's bones, constraints and slots to the setup pose (world transforms are not
+    /// recomputed until the next frame or `updateWorldTransforms(row:)`).
+    func setToSetupPose(row: Int) {
+        let cols = columns()
+        SetupPose.setBones(cols, rig.tables, cols.rows(row))
+        SetupPose.setSlots(cols, rig.tables, cols.rows(row))
+    }
+
+    /// Bones and constraints of a row back to the setup pose (the reference's
+    /// `setBonesToSetupPose`; world transforms wait for the next frame).
+    package func setBonesToSetupPose(row: Int) {
+        let cols = columns()
+        SetupPose.setBones(cols, rig.tables, cols.rows(row))
+    }
+
+    /// Slots (colours, attachments) and draw order of a row back to the setup pose (the
+    /// reference's `setSlotsToSetupPose`).
+    package func setSlotsToSetupPose(row: Int) {
+        let cols = columns()
+        SetupPose.setSlots(cols, rig.tables, cols.rows(row))
+    }
+
+    func updateWorldTransforms(row: Int) {
+        let cols = columns()
+        PoseSystem.updateWorldTransforms(cols, rig.tables, cols.rows(row))
+    }
+
+    // MARK: - Events
+
+    /// Events raised since the last clear, in the order they were raised.
+    public var firedEvents: UnsafeBufferPointer<FiredEvent> { events.events }
+    /// Events that did not fit in the buffer since the last clear.
+    public var droppedEvents: Int { events.dropped }
+    public func clearEvents() { events.clear() }
+
+    /// The animation key a `.event` refers to.
+    public func eventKey(_ key: Int32) -> EventKey? {
+        guard key >= 0, Int(key) < rig.eventKeys.count else { return nil }
+        let (a, k) = rig.eventKeys[Int(key)]
+        return data.animations[Int(a)].events[Int(k)]
+    }
+}

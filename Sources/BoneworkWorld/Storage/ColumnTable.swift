@@ -1,0 +1,119 @@
+/// One table of a batch: `fields` columns of one element type with `perInstance` elements per
+/// instance, stored in one zero-filled allocation owned by the batch. Field f of instance i,
+/// element k lives at `field(f)[layout.base(i, perInstance) + k * layout.stride]`.
+///
+/// The table is untyped (its element size is `elementStride` bytes) so that a batch can keep all
+/// its tables in one array and allocate, grow, copy, visit and free them in one loop (see
+/// `BatchSchema`). Every element type it holds is `BitwiseCopyable` and starts as zero bytes.
+///
+/// The table never reallocates on its own: the batch grows it when spawning past capacity, which
+/// is the only time pointers into it change. Systems fetch the field pointers once per run.
+struct ColumnTable {
+    let fields: Int
+    let perInstance: Int
+    let elementStride: Int
+    let alignment: Int
+    let layout: ColumnLayout
+    private(set) var capacity: Int
+    private(set) var storage: UnsafeMutableRawPointer
+
+    init(_ spec: ColumnTableSpec, perInstance: Int, layout: ColumnLayout, capacity: Int) {
+        self.fields = spec.fields
+        self.perInstance = perInstance
+        self.elementStride = spec.elementStride
+        self.alignment = spec.alignment
+        self.layout = spec.instanceMajor ? .instanceMajor : layout
+        self.capacity = capacity
+        storage = Self.allocateZeroed(bytes: spec.fields * perInstance * capacity * spec.elementStride, spec.alignment)
+    }
+
+    private static func allocateZeroed(bytes: Int, _ alignment: Int) -> UnsafeMutableRawPointer {
+        let size = max(16, bytes)
+        let p = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: max(16, alignment))
+        p.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        return p
+    }
+
+    /// Bytes of one field (capacity * perInstance elements).
+    @inline(__always)
+    var fieldBytes: Int { capacity &* perInstance &* elementStride }
+
+    /// The column of field `f` as elements of `T` (`T`'s stride must be `elementStride`).
+    @inline(__always)
+    func field<T>(_ f: Int, as type: T.Type) -> UnsafeMutablePointer<T> {
+        (storage + f &* fieldBytes).assumingMemoryBound(to: T.self)
+    }
+
+    /// The whole allocation, as bytes (tests compare batches bit for bit across thread counts).
+    var bytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: storage, count: max(16, fields * perInstance * capacity * elementStride))
+    }
+
+    /// Reallocates for `newCapacity` instances, keeping the first `count` instances' values.
+    mutating func grow(to newCapacity: Int, keeping count: Int) {
+        guard newCapacity > capacity else { return }
+        let newFieldBytes = newCapacity * perInstance * elementStride
+        let fresh = Self.allocateZeroed(bytes: fields * newFieldBytes, alignment)
+        // Layout bases depend only on the instance index, not on the capacity, so each field's
+        // prefix moves as one block.
+        let used = min(capacity, layout.roundUp(count)) * perInstance * elementStride
+        for f in 0..<fields {
+            (fresh + f * newFieldBytes).copyMemory(from: storage + f * fieldBytes, byteCount: used)
+        }
+        storage.deallocate()
+        storage = fresh
+        capacity = newCapacity
+    }
+
+    /// Copies every field of instance `source` onto instance `target`.
+    func copyInstance(from source: Int, to target: Int) {
+        let s = layout.base(source, perInstance: perInstance) * elementStride
+        let t = layout.base(target, perInstance: perInstance) * elementStride
+        let step = layout.stride * elementStride
+        for f in 0..<fields {
+            let column = storage + f * fieldBytes
+            if layout.stride == 1 {
+                (column + t).copyMemory(from: column + s, byteCount: perInstance * elementStride)
+            } else {
+                for k in 0..<perInstance {
+                    (column + t + k * step).copyMemory(from: column + s + k * step, byteCount: elementStride)
+                }
+            }
+        }
+    }
+
+    /// A copy of this table with `rows` elements per instance instead of `perInstance`, holding
+    /// this table's elements in the first rows of every instance (the rest zero). Used when a
+    /// batch adds a compact row (`Batch.ensureColorRow`).
+    func widened(to rows: Int, count: Int) -> ColumnTable {
+        precondition(rows >= perInstance)
+        let wide = ColumnTable(
+            like: self, perInstance: rows,
+            storage: Self.allocateZeroed(bytes: fields * capacity * rows * elementStride, alignment))
+        let step = layout.stride * elementStride
+        for i in 0..<count {
+            let from = layout.base(i, perInstance: perInstance) * elementStride
+            let to = layout.base(i, perInstance: rows) * elementStride
+            for f in 0..<fields {
+                let source = storage + f * fieldBytes
+                let target = wide.storage + f * wide.fieldBytes
+                for k in 0..<perInstance {
+                    (target + to + k * step).copyMemory(from: source + from + k * step, byteCount: elementStride)
+                }
+            }
+        }
+        return wide
+    }
+
+    private init(like other: ColumnTable, perInstance: Int, storage: UnsafeMutableRawPointer) {
+        fields = other.fields
+        self.perInstance = perInstance
+        elementStride = other.elementStride
+        alignment = other.alignment
+        layout = other.layout
+        capacity = other.capacity
+        self.storage = storage
+    }
+
+    func free() { storage.deallocate() }
+}

@@ -1,0 +1,14 @@
+/// An element index outside the instance's skeleton.
+public enum InstanceAccessError: Error, Equatable, CustomStringConvertible {
+    case boneOutOfRange(Int)
+    case slotOutOfRange(Int)
+    case attachmentOutOfRange(Int32)
+
+    public var description: String {
+        switch self {
+        case .boneOutOfRange(let i): return "bone index \(i) out of range"
+        case .slotOutOfRange(let i): return "slot index \(i) out of range"
+        case .attachmentOutOfRange(let i): return "attachment index \(i) out of range"
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import BoneworkFormat
+
+/// Every instance in a simulation, grouped in one `Batch` per `SkeletonData`, addressed by
+/// generational `Entity` handles.
+public final class World {
+    public private(set) var batches: [Batch] = []
+    public let scheduler: Scheduler
+    /// Column layout of new batches.
+    public let layout: ColumnLayout
+    /// Animation tracks per instance.
+    public let trackCount: Int
+
+    private var batchOf: [ObjectIdentifier: Int] = [:]
+    private var compiled: [ObjectIdentifier: CompiledSkeleton] = [:]
+    // Entity table: per index, its current generation and where the instance lives (batch -1 = free).
+    private var generations: [UInt32] = []
+    private var locations: [(batch: Int32, row: Int32)] = []
+    private var freeIndices: [UInt32] = []
+
+    public init(layout: ColumnLayout = .standard, trackCount: Int = 4, scheduler: Scheduler = Scheduler()) {
+        self.layout = layout
+        self.trackCount = trackCount
+        self.scheduler = scheduler
+    }
+
+    /// Number of live instances.
+    public var count: Int { batches.reduce(0) { $0 + $1.count } }
+
+    /// The batch holding instances of `data` (created on first use).
+    public func batch(for data: SkeletonData) -> Batch {
+        let id = ObjectIdentifier(data)
+        if let b = batchOf[id] { return batches[b] }
+        let rig = CompiledSkeleton(data)
+        compiled[id] = rig
+        let batch = Batch(rig: rig, layout: layout, trackCount: trackCount)
+        batchOf[id] = batches.count
+        batches.append(batch)
+        return batch
+    }
+
+    /// Spawns an instance of `data` wearing `skin` (nil: no skin, i.e. the default skin's
+    /// attachments only), in the setup pose with world transforms computed.
+    @discardableResult
+    public func spawn(_ data: SkeletonData, skin: String? = nil) throws -> Entity {
+        var skinIndex: Int32? = nil
+        if let skin {
+            guard let s = data.findSkin(skin) else { throw WorldError.unknownSkin(skin) }
+            skinIndex = s
+        }
+        let batch = self.batch(for: data)
+        let index: UInt32
+        if let reused = freeIndices.popLast() {
+            index = reused
+        } else {
+            index = UInt32(generations.count)
+            generations.append(0)
+            locations.append((-1, -1))
+        }
+        let entity = Entity(index: index, generation: generations[Int(index)])
+        let row = batch.add(entity: entity, plan: batch.rig.plan(skin: skinIndex))
+        locations[Int(index)] = (Int32(batchOf[ObjectIdentifier(data)] ?? 0), Int32(row))
+        return entity
+    }
+
+    /// Removes an instance; its handle (and every copy of it) becomes stale.
+    public func despawn(_ entity: Entity) throws {
+        let (batch, row) = try locate(entity)
+        if let moved = batch.remove(row: row) {
+            locations[Int(moved.index)].row = Int32(row)
+        }
+        locations[Int(entity.index)] = (-1, -1)
+        generations[Int(entity.index)] &+= 1
+        freeIndices.append(entity.index)
+    }
+
+    /// Whether the handle still refers to a live instance.
+    public func isAlive(_ entity: Entity) -> Bool { (try? locate(entity)) != nil }
+
+    /// The batch and row of a live instance; a stale handle is refused.
+    public func locate(_ entity: Entity) throws -> (batch: Batch, row: Int) {
+        let i = Int(entity.index)
+        guard i < generations.count, generations[i] == entity.generation, locations[i].batch >= 0 else {
+            throw WorldError.staleEntity(entity)
+        }
+        return (batches[Int(locations[i].batch)], Int(locations[i].row))
+    }
+
+    /// Plays `animation` on `track`, replacing what the track played.
+    public func setAnimation(_ entity: Entity, track: Int = 0, _ animation: String, loop: Bool) throws {
+        let (batch, row) = try locate(entity)
+        guard let a = batch.data.findAnimation(animation) else { throw WorldError.unknownAnimation(animation) }
+        try batch.animationStates.setAnimation(row: row, track: track, animation: a, loop: loop)
+    }
+
+    /// Sets a track's time (e.g. to start instances at different phases).
+    public func setTrackTime(_ entity: Entity, track: Int = 0, _ time: Float) throws {
+        let (batch, row) = try locate(entity)
+        guard let entry = batch.animationStates.current(row: row, track: track) else {
+            throw WorldError.trackOutOfRange(track)
+        }
+        try entry.setTrackTime(time)
+    }
+
+    public func clearTrack(_ entity: Entity, track: Int = 0) throws {
+        let (batch, row) = try locate(entity)
+        try batch.animationStates.clearTrack(row: row, track: track)
+    }
+
+    /// Changes the skin (nil = no skin), keeping attachments of the old skin that the new one
+    /// also names, as the reference's setSkin does.
+    public func setSkin(_ entity: Entity, _ skin: String?) throws {
+        let (batch, row) = try locate(entity)
+        var plan: Int32 = 0
+        if let skin {
+            guard let s = batch.data.findSkin(skin) else { throw WorldError.unknownSkin(skin) }
+            plan = s + 1
+        }
+        batch.setSkin(row: row, plan: plan)
+    }
+
+    /// Bones, constraints and slots back to the setup pose (world transforms follow next frame).
+    public func setToSetupPose(_ entity: Entity) throws {
+        let (batch, row) = try locate(entity)
+        batch.setToSetupPose(row: row)
+    }
+
+    /// Recomputes one instance's world transforms now (outside a frame).
+    public func updateWorldTransforms(_ entity: Entity) throws {
+        let (batch, row) = try locate(entity)
+        batch.updateWorldTransforms(row: row)
+    }
+
+    /// Runs one frame: every system over every batch, advancing animations by `delta` seconds.
+    public func update(_ delta: Float) {
+        scheduler.run(batches, delta: delta)
+    }
+
+    /// A copy of one instance's pose (for inspection and tests; allocates).
+    public func pose(_ entity: Entity) throws -> InstancePose {
+        let (batch, row) = try locate(entity)
+        return batch.pose(row: row)
+    }
+}
+
+extension World {
+    /// Kept for callers that prepared an instance's vertices after spawning: slot images and
+    /// world vertices are computed when a pose is read (`pose(_:)`), so this only checks the
+    /// handle.
+    @available(*, deprecated, message: "vertices are computed when a pose is read; use locate(_:) to check a handle")
+    public func refreshVertices(_ entity: Entity) throws {
+        _ = try locate(entity)
+    }
+}
