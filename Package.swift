@@ -63,18 +63,25 @@ let package = Package(
             ],
             path: "Tools/bonework"),
         .executableTarget(
-            name: "SimpleAnimation", dependencies: ["BoneworkExamples"], path: "Tools/Examples/SimpleAnimation"),
+            name: "SimpleAnimation", dependencies: ["BoneworkExamples"], path: "Tools/Examples/SimpleAnimation",
+            exclude: ["README.md"]),
         .executableTarget(
-            name: "PlayPauseAnimation", dependencies: ["BoneworkExamples"], path: "Tools/Examples/PlayPauseAnimation"),
+            name: "PlayPauseAnimation", dependencies: ["BoneworkExamples"], path: "Tools/Examples/PlayPauseAnimation",
+            exclude: ["README.md"]),
         .executableTarget(
             name: "AnimationStateEvents", dependencies: ["BoneworkExamples"],
-            path: "Tools/Examples/AnimationStateEvents"),
+            path: "Tools/Examples/AnimationStateEvents", exclude: ["README.md"]),
         .executableTarget(
-            name: "DebugRendering", dependencies: ["BoneworkExamples"], path: "Tools/Examples/DebugRendering"),
-        .executableTarget(name: "DressUp", dependencies: ["BoneworkExamples"], path: "Tools/Examples/DressUp"),
-        .executableTarget(name: "IKFollowing", dependencies: ["BoneworkExamples"], path: "Tools/Examples/IKFollowing"),
+            name: "DebugRendering", dependencies: ["BoneworkExamples"], path: "Tools/Examples/DebugRendering",
+            exclude: ["README.md"]),
         .executableTarget(
-            name: "DisableRendering", dependencies: ["BoneworkExamples"], path: "Tools/Examples/DisableRendering"),
+            name: "DressUp", dependencies: ["BoneworkExamples"], path: "Tools/Examples/DressUp", exclude: ["README.md"]),
+        .executableTarget(
+            name: "IKFollowing", dependencies: ["BoneworkExamples"], path: "Tools/Examples/IKFollowing",
+            exclude: ["README.md"]),
+        .executableTarget(
+            name: "DisableRendering", dependencies: ["BoneworkExamples"], path: "Tools/Examples/DisableRendering",
+            exclude: ["README.md"]),
         .executableTarget(
             name: "make-default-character", dependencies: ["BoneworkImage", "BoneworkFormat"],
             path: "Tools/make-default-character"),

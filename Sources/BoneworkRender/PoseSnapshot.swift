@@ -4,7 +4,11 @@ import BoneworkWorld
 /// A posed instance held as plain arrays (a copy): the simplest `PosedSkeleton`, filled from the
 /// engine's `InstancePose` or from any other source of world transforms, slot state and world
 /// vertices. It allocates when made; per-frame drawing of many instances should read the engine's
-/// columns instead.
+/// columns instead (`PoseView`).
+///
+/// Why not an `InstancePose`: that is the engine's record of a pose in a `World`; this one can
+/// be built from poses no `World` holds (reference traces, hand-made scenes in tests) and is what
+/// the frame builder reads (`PosedSkeleton`).
 public struct PoseSnapshot: PosedSkeleton {
     public var data: SkeletonData
     public var skeletonColor: Color = .white

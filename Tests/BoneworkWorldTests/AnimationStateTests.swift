@@ -204,7 +204,10 @@ private final class StateEventLog {
     @Test func eventsAndPosesAreDeterministicAcrossThreadCounts() throws {
         let data = try StateFixtures.spineboy()
         func simulate(threads: Int) throws -> ([String], [Float]) {
-            let world = World()
+            // The scheduler's own frame path, split into chunks of at least 16 rows whatever their cost.
+            let scheduler = Scheduler(threads: threads)
+            scheduler.minimumChunkMicroseconds = 0
+            let world = World(scheduler: scheduler)
             try world.setAnimationStateData(AnimationStateData(skeletonData: data, defaultMix: 0.2))
             var entities: [Entity] = []
             for i in 0..<400 {
@@ -225,10 +228,7 @@ private final class StateEventLog {
             batch.animationStates.listener = { type, entry, event in
                 log.append("\(ScenarioTrace.typeName(type)) \((try? entry.animationName) ?? "?") \(event?.time ?? -1)")
             }
-            for _ in 0..<90 {
-                StateSystem.update(batch, delta: 1.0 / 30, threads: threads)
-                StateSystem.apply(batch, threads: threads)
-            }
+            for _ in 0..<90 { world.update(1.0 / 30) }
             let cols = batch.columns()
             var pose: [Float] = []
             for row in 0..<batch.count {

@@ -477,51 +477,33 @@ extension BinarySkeletonParser {
         var timeline = TimelineBuilder(kind: .drawOrder, target: -1, frameCount: count)
         timeline.data.valueStride = Int32(slotCount)
         var order = [Int32](repeating: -1, count: count * slotCount)
-        var unchanged = [Int32](repeating: 0, count: slotCount)
+        var keys = DrawOrderKeyBuilder(slotCount: slotCount)
         for key in 0..<count {
             let time = try input.readFloat()
             let base = key * slotCount
             let offsets = try input.readCount("draw order change count", minBytesEach: 2, max: slotCount)
-            var original = 0
-            var unchangedCount = 0
+            keys.begin()
             for _ in 0..<offsets {
                 let slotAt = input.offset
                 let slot = Int(try input.readVarint())
-                guard slot >= original, slot < slotCount else {
+                guard slot >= keys.original, slot < slotCount else {
                     throw input.error(
-                        .malformed, at: slotAt, expected: "a draw order slot in \(original)..<\(slotCount) (ascending)",
-                        found: slot)
+                        .malformed, at: slotAt,
+                        expected: "a draw order slot in \(keys.original)..<\(slotCount) (ascending)", found: slot)
                 }
-                while original != slot {
-                    unchanged[unchangedCount] = Int32(original)
-                    unchangedCount += 1
-                    original += 1
-                }
+                keys.skip(to: slot)
                 let shiftAt = input.offset
                 // A signed shift stored as a plain varint: negative shifts wrap around.
                 let shift = Int(try input.readVarint())
-                let position = original + shift
+                let position = keys.original + shift
                 guard position >= 0, position < slotCount, order[base + position] == -1 else {
                     throw input.error(
                         .malformed, at: shiftAt, expected: "a free draw order position in 0..<\(slotCount)",
                         found: position)
                 }
-                order[base + position] = Int32(original)
-                original += 1
+                keys.place(at: position, &order, base: base)
             }
-            while original < slotCount {
-                unchanged[unchangedCount] = Int32(original)
-                unchangedCount += 1
-                original += 1
-            }
-            var position = slotCount - 1
-            while position >= 0 {
-                if order[base + position] == -1 {
-                    unchangedCount -= 1
-                    order[base + position] = unchanged[unchangedCount]
-                }
-                position -= 1
-            }
+            keys.finish(&order, base: base)
             timeline.setFrame(key, time: time, values: [])
         }
         timeline.ints = order

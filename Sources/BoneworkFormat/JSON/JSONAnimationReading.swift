@@ -547,7 +547,7 @@ extension JSONSkeletonReading {
         var timeline = TimelineBuilder(kind: .drawOrder, target: -1, frameCount: frameCount)
         timeline.data.valueStride = Int32(slotCount)
         var ints = [Int32](repeating: -1, count: frameCount * slotCount)
-        var unchanged = [Int32](repeating: 0, count: slotCount)
+        var orderKeys = DrawOrderKeyBuilder(slotCount: slotCount)
         for (frame, key) in doc.children(keys).enumerated() {
             try requireObject(key, "a key object")
             timeline.setFrame(frame, time: try float(key, "time", 0))
@@ -558,44 +558,26 @@ extension JSONSkeletonReading {
                     .malformed, offsets, expected: "at most \(slotCount) offsets (one per slot)",
                     found: "\(doc.count(offsets))")
             }
-            var original = 0
-            var unchangedCount = 0
+            orderKeys.begin()
             for offsetNode in doc.children(offsets) {
                 try requireObject(offsetNode, "an offset object")
                 let slot = Int(try lookupMember(slotIDs, offsetNode, "slot", "slot"))
-                guard slot >= original else {
+                guard slot >= orderKeys.original else {
                     throw error(
                         .malformed, offsetNode, member: "slot", expected: "offsets in slot order, each slot once",
                         found: "slot '\(builder.slots[slot].name)' after a later slot")
                 }
-                while original != slot {
-                    unchanged[unchangedCount] = Int32(original)
-                    unchangedCount += 1
-                    original += 1
-                }
+                orderKeys.skip(to: slot)
                 let offset = Int(try int(offsetNode, "offset", 0))
-                let target = original + offset
+                let target = orderKeys.original + offset
                 guard target >= 0, target < slotCount, ints[base + target] == -1 else {
                     throw error(
                         .malformed, offsetNode, member: "offset",
                         expected: "a free draw position in 0..<\(slotCount)", found: "\(offset) (position \(target))")
                 }
-                ints[base + target] = Int32(original)
-                original += 1
+                orderKeys.place(at: target, &ints, base: base)
             }
-            while original < slotCount {
-                unchanged[unchangedCount] = Int32(original)
-                unchangedCount += 1
-                original += 1
-            }
-            var position = slotCount - 1
-            while position >= 0 {
-                if ints[base + position] == -1 {
-                    unchangedCount -= 1
-                    ints[base + position] = unchanged[unchangedCount]
-                }
-                position -= 1
-            }
+            orderKeys.finish(&ints, base: base)
         }
         timeline.ints = ints
         assembly.add(timeline)

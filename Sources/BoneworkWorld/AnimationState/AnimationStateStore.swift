@@ -450,7 +450,8 @@ public final class AnimationStateStore {
 
     // MARK: - Frames
 
-    /// Advances one row and delivers its events (single-threaded use; see `StateSystem` for batches).
+    /// Advances one row and delivers its events (single-threaded use; frames advance every row through
+    /// the `Scheduler`).
     public func update(row: Int, delta: Float) {
         kernel.update(row: row, delta: delta, &queue)
         drain()

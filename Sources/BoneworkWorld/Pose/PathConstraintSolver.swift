@@ -225,7 +225,11 @@ enum PathConstraintSolver {
                 }
             }
             for i in 1..<max(1, spacesCount) { spaces[i] = spacing }
-        case SpacingMode.proportional.rawValue:
+        default:
+            // Proportional, length and fixed spacing share the walk over the bones; they differ
+            // in what a bone of non-zero length contributes to its space.
+            let proportional = spacingMode == SpacingMode.proportional.rawValue
+            let lengthSpacing = spacingMode == SpacingMode.length.rawValue
             var sum: Float = 0
             var i = 0
             let n = spacesCount &- 1
@@ -243,34 +247,17 @@ enum PathConstraintSolver {
                     let length = (x * x + y * y).squareRoot()
                     if scale { lengths[i] = length }
                     i &+= 1
-                    spaces[i] = length
-                    sum += length
+                    if proportional {
+                        spaces[i] = length
+                        sum += length
+                    } else {
+                        spaces[i] = (lengthSpacing ? setupLength + spacing : spacing) * length / setupLength
+                    }
                 }
             }
-            if sum > 0 {
+            if proportional && sum > 0 {
                 sum = Float(spacesCount) / sum * spacing
                 for j in 1..<max(1, spacesCount) { spaces[j] *= sum }
-            }
-        default:
-            let lengthSpacing = spacingMode == SpacingMode.length.rawValue
-            var i = 0
-            let n = spacesCount &- 1
-            while i < n {
-                let b = Int(bones[i])
-                let bi = r.bone(b)
-                let setupLength = rig.boneLength[b]
-                if setupLength < epsilon {
-                    if scale { lengths[i] = 0 }
-                    i &+= 1
-                    spaces[i] = spacing
-                } else {
-                    let x = setupLength * cols.a[bi]
-                    let y = setupLength * cols.c[bi]
-                    let length = (x * x + y * y).squareRoot()
-                    if scale { lengths[i] = length }
-                    i &+= 1
-                    spaces[i] = (lengthSpacing ? setupLength + spacing : spacing) * length / setupLength
-                }
             }
         }
 

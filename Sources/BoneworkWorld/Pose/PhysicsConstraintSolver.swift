@@ -343,8 +343,7 @@ extension World {
     /// leaves physics constraints out.
     public func updateWorldTransforms(_ entity: Entity, physics: Physics) throws {
         let (batch, row) = try locate(entity)
-        let cols = batch.columns()
-        PoseSystem.updateWorldTransforms(cols, batch.rig.tables, cols.rows(row), physics: physics)
+        batch.updateWorldTransforms(row: row, physics: physics)
     }
 
     /// Makes the instance's physics react at its next update as if its bones had moved an

@@ -59,11 +59,12 @@ enum PoseSystem {
         update(cols, rig, range: range, physics: physics, scratch: scratch)
     }
 
-    /// One instance's world transforms, outside frames (allocates scratch).
+    /// One instance's world transforms, outside frames, with the caller's scratch (a batch keeps
+    /// one for this, `Batch.updateWorldTransforms(row:physics:)`: no allocation).
     static func updateWorldTransforms(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics = .update
+        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics = .update, scratch: PoseScratch
     ) {
-        update(cols, rig, range: r.instance..<(r.instance + 1), physics: physics)
+        update(cols, rig, range: r.instance..<(r.instance + 1), physics: physics, scratch: scratch)
     }
 
     /// The reference's Skeleton::updateWorldTransform for one instance; `cols`' applied pose

@@ -61,35 +61,60 @@ enum TransformConstraintSolver {
         r - Foundation.ceil(Float(Double(r / 360) - 0.5)) * 360
     }
 
+    /// The target bone's world transform and the rotation offsets in the target's handedness,
+    /// which both world-space variants start from.
+    private struct TargetFrame {
+        let a: Float
+        let b: Float
+        let c: Float
+        let d: Float
+        let offsetRotation: Float
+        let offsetShearY: Float
+
+        @inline(__always)
+        init(_ cols: BatchColumns, _ t: Int, _ offset: Mixes) {
+            a = cols.a[t]
+            b = cols.b[t]
+            c = cols.c[t]
+            d = cols.d[t]
+            let degRadReflect = a * d - b * c > 0 ? degRad : -degRad
+            offsetRotation = offset.rotate * degRadReflect
+            offsetShearY = offset.shearY * degRadReflect
+        }
+    }
+
+    /// Rotates bone row `i`'s world basis by `rr` radians (both world-space variants).
+    @inline(__always)
+    private static func rotateWorld(_ cols: BatchColumns, _ i: Int, by rr: Float) {
+        let a = cols.a[i]
+        let b = cols.b[i]
+        let c = cols.c[i]
+        let d = cols.d[i]
+        let cosine = SpineMath.cos(rr)
+        let sine = SpineMath.sin(rr)
+        cols.a[i] = cosine * a - sine * c
+        cols.b[i] = cosine * b - sine * d
+        cols.c[i] = sine * a + cosine * c
+        cols.d[i] = sine * b + cosine * d
+    }
+
     private static func absoluteWorld(
         _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
         _ mix: Mixes, _ offset: Mixes
     ) {
         let translate = mix.x != 0 || mix.y != 0
         let t = r.bone(target)
-        let ta = cols.a[t]
-        let tb = cols.b[t]
-        let tc = cols.c[t]
-        let td = cols.d[t]
-        let degRadReflect = ta * td - tb * tc > 0 ? degRad : -degRad
-        let offsetRotation = offset.rotate * degRadReflect
-        let offsetShearY = offset.shearY * degRadReflect
+        let frame = TargetFrame(cols, t, offset)
+        let (ta, tb, tc, td) = (frame.a, frame.b, frame.c, frame.d)
+        let offsetShearY = frame.offsetShearY
         for bone in bones {
             let k = Int(bone)
             let i = r.bone(k)
             if mix.rotate != 0 {
-                let a = cols.a[i]
-                let b = cols.b[i]
-                let c = cols.c[i]
-                let d = cols.d[i]
-                var rr = wrapRadians(ArcTangent.atan2(tc, ta) - ArcTangent.atan2(c, a) + offsetRotation)
+                var rr = wrapRadians(
+                    ArcTangent.atan2(tc, ta) - ArcTangent.atan2(cols.c[i], cols.a[i]) + frame.offsetRotation)
                 rr *= mix.rotate
-                let cosine = SpineMath.cos(rr)
-                let sine = SpineMath.sin(rr)
-                cols.a[i] = cosine * a - sine * c
-                cols.b[i] = cosine * b - sine * d
-                cols.c[i] = sine * a + cosine * c
-                cols.d[i] = sine * b + cosine * d
+                rotateWorld(cols, i, by: rr)
             }
             if translate {
                 let tx = offset.x * ta + offset.y * tb + cols.worldX[t]
@@ -130,29 +155,16 @@ enum TransformConstraintSolver {
     ) {
         let translate = mix.x != 0 || mix.y != 0
         let t = r.bone(target)
-        let ta = cols.a[t]
-        let tb = cols.b[t]
-        let tc = cols.c[t]
-        let td = cols.d[t]
-        let degRadReflect = ta * td - tb * tc > 0 ? degRad : -degRad
-        let offsetRotation = offset.rotate * degRadReflect
-        let offsetShearY = offset.shearY * degRadReflect
+        let frame = TargetFrame(cols, t, offset)
+        let (ta, tb, tc, td) = (frame.a, frame.b, frame.c, frame.d)
+        let offsetShearY = frame.offsetShearY
         for bone in bones {
             let k = Int(bone)
             let i = r.bone(k)
             if mix.rotate != 0 {
-                let a = cols.a[i]
-                let b = cols.b[i]
-                let c = cols.c[i]
-                let d = cols.d[i]
-                var rr = wrapRadians(ArcTangent.atan2(tc, ta) + offsetRotation)
+                var rr = wrapRadians(ArcTangent.atan2(tc, ta) + frame.offsetRotation)
                 rr *= mix.rotate
-                let cosine = SpineMath.cos(rr)
-                let sine = SpineMath.sin(rr)
-                cols.a[i] = cosine * a - sine * c
-                cols.b[i] = cosine * b - sine * d
-                cols.c[i] = sine * a + cosine * c
-                cols.d[i] = sine * b + cosine * d
+                rotateWorld(cols, i, by: rr)
             }
             if translate {
                 let tx = offset.x * ta + offset.y * tb + cols.worldX[t]

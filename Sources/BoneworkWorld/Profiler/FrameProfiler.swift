@@ -93,7 +93,8 @@ struct ChunkTimer: @unchecked Sendable {
 /// threads that ran it, per chunk slices (thread, rows, start, duration), instance and draw call
 /// counts. The last `capacity` frames are kept in a ring buffer; recording never allocates.
 ///
-/// `Scheduler` records into it; `summary()`, `csv()`, `chromeTrace()` and `chart()` read it.
+/// `Scheduler` records into it; the `BoneworkProfiling` add-on reads it (`summary()`, `csv()`,
+/// `chromeTrace()`, `chart()`).
 public final class FrameProfiler {
     /// Frames kept.
     public let capacity: Int

@@ -34,6 +34,9 @@ public final class Batch {
 
     /// Animation states of the rows (tracks, entries, mixing, events); see `AnimationState/`.
     public internal(set) var animationStates: AnimationStateStore
+    /// The applied-pose scratch of world transforms computed outside frames (spawn, application
+    /// calls), so that they allocate nothing.
+    private let outOfFrameScratch = PoseScratch()
 
     public init(rig: CompiledSkeleton, layout: ColumnLayout = .standard, trackCount: Int = 4, capacity: Int = 16) {
         // The lane code's generic types exist before any frame (see `LaneVector.laneTypes`).
@@ -58,6 +61,7 @@ public final class Batch {
         events = EventBuffer(capacity: 256)
         animationStates = Self.makeAnimationStates(rig, capacity: cap)
         animationStates.batch = self
+        outOfFrameScratch.reserve(t, stride: layout.stride)
         bindColumns()
     }
 
@@ -99,7 +103,7 @@ public final class Batch {
         if plan != 0 { setSkin(row: row, plan: plan) }
         SetupPose.setBones(cols, rig.tables, rows)
         SetupPose.setSlots(cols, rig.tables, rows)
-        PoseSystem.updateWorldTransforms(cols, rig.tables, rows)
+        PoseSystem.updateWorldTransforms(cols, rig.tables, rows, scratch: outOfFrameScratch)
         return row
     }
 
@@ -213,9 +217,10 @@ public final class Batch {
         SetupPose.setSlots(cols, rig.tables, cols.rows(row))
     }
 
-    func updateWorldTransforms(row: Int) {
+    /// Recomputes one row's world transforms now, outside a frame (no allocation).
+    func updateWorldTransforms(row: Int, physics: Physics = .update) {
         let cols = columns()
-        PoseSystem.updateWorldTransforms(cols, rig.tables, cols.rows(row))
+        PoseSystem.updateWorldTransforms(cols, rig.tables, cols.rows(row), physics: physics, scratch: outOfFrameScratch)
     }
 
     // MARK: - Events

@@ -2,6 +2,10 @@ import BoneworkFormat
 
 /// A copy of one instance's pose in data order, for inspection, traces and tests (allocates;
 /// not for per-frame use).
+///
+/// Why not a `PoseView`: a view reads the live columns and is only valid until the batch grows
+/// or its rows move; this is a `Sendable`, `Equatable` value that outlives both, so poses from
+/// different frames, thread counts or layouts can be kept and compared.
 public struct InstancePose: Equatable, Sendable {
     /// Per bone: [a, b, c, d, worldX, worldY].
     public var bones: [[Float]]

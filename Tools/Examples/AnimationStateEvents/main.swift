@@ -1,4 +1,4 @@
-// AnimationStateEvents: see Examples.animationStateEvents in Sources/Bonework/Examples/Examples.swift.
+// AnimationStateEvents: see Examples.animationStateEvents in Sources/BoneworkExamples/Examples.swift (and this folder's README.md).
 // swift run AnimationStateEvents            (a window)
 // swift run AnimationStateEvents --headless --out DIR
 import Bonework

@@ -1,4 +1,4 @@
-// DebugRendering: see Examples.debugRendering in Sources/Bonework/Examples/Examples.swift.
+// DebugRendering: see Examples.debugRendering in Sources/BoneworkExamples/Examples.swift (and this folder's README.md).
 // swift run DebugRendering            (a window)
 // swift run DebugRendering --headless --out DIR
 import Bonework

@@ -1,4 +1,4 @@
-// DisableRendering: see Examples.disableRendering in Sources/Bonework/Examples/Examples.swift.
+// DisableRendering: see Examples.disableRendering in Sources/BoneworkExamples/Examples.swift (and this folder's README.md).
 // swift run DisableRendering            (a window)
 // swift run DisableRendering --headless --out DIR
 import Bonework

@@ -1,4 +1,4 @@
-// DressUp: see Examples.dressUp in Sources/Bonework/Examples/Examples.swift.
+// DressUp: see Examples.dressUp in Sources/BoneworkExamples/Examples.swift (and this folder's README.md).
 // swift run DressUp            (a window)
 // swift run DressUp --headless --out DIR
 import Bonework

@@ -1,4 +1,4 @@
-// IKFollowing: see Examples.ikFollowing in Sources/Bonework/Examples/Examples.swift.
+// IKFollowing: see Examples.ikFollowing in Sources/BoneworkExamples/Examples.swift (and this folder's README.md).
 // swift run IKFollowing            (a window)
 // swift run IKFollowing --headless --out DIR
 import Bonework

@@ -1,4 +1,4 @@
-// PlayPauseAnimation: see Examples.playPauseAnimation in Sources/Bonework/Examples/Examples.swift.
+// PlayPauseAnimation: see Examples.playPauseAnimation in Sources/BoneworkExamples/Examples.swift (and this folder's README.md).
 // swift run PlayPauseAnimation            (a window)
 // swift run PlayPauseAnimation --headless --out DIR
 import Bonework

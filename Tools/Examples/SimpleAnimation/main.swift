@@ -1,4 +1,4 @@
-// SimpleAnimation: see Examples.simpleAnimation in Sources/Bonework/Examples/Examples.swift.
+// SimpleAnimation: see Examples.simpleAnimation in Sources/BoneworkExamples/Examples.swift (and this folder's README.md).
 // swift run SimpleAnimation            (a window)
 // swift run SimpleAnimation --headless --out DIR
 import Bonework
