@@ -117,30 +117,28 @@ public final class SkeletonDrawable {
         try checkAlive()
         guard delta.isFinite, delta >= 0 else { throw BoneworkError.invalidArgument("delta \(delta)") }
         try installPendingStateData()
-        let state = try world.animationState(entity)
-        let t0 = Self.now()
-        try state.update(delta)
-        let t1 = Self.now()
-        try state.apply()
-        try applyCustomSkin()
-        let t2 = Self.now()
-        try beforeWorldTransforms?()
-        let t3 = Self.now()
-        try world.updateWorldTransforms(entity)
-        let t4 = Self.now()
+        // One frame of the world's scheduler over this instance's row; the custom skin and the
+        // caller's hook run between timeline apply and world transforms.
+        var failure: (any Error)?
+        try world.update(entity, delta: delta) {
+            do {
+                try self.applyCustomSkin()
+                try beforeWorldTransforms?()
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
         try afterWorldTransforms?()
-        let t5 = Self.now()
-        let t6 = Self.now()
+        let scheduler = world.scheduler
+        func seconds(_ system: SystemID) -> Double { Double(scheduler.nanoseconds(system) ?? 0) / 1e9 }
         lastTimings = UpdateTimings(
-            animationState: Self.seconds(t0, t1), apply: Self.seconds(t1, t2), worldTransforms: Self.seconds(t3, t4),
-            vertices: Self.seconds(t5, t6))
+            animationState: seconds(.animationState), apply: seconds(.timelineApply),
+            worldTransforms: seconds(.pose), vertices: seconds(.slots) + seconds(.vertices))
     }
 
     /// What the last `update` spent in each system (seconds; callbacks excluded).
     public private(set) var lastTimings = UpdateTimings()
-
-    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-    static func seconds(_ a: UInt64, _ b: UInt64) -> Double { b >= a ? Double(b - a) / 1e9 : 0 }
 
     /// Recomputes world transforms and vertices from the current local pose (no animation).
     public func updateWorldTransforms() throws {

@@ -1,3 +1,7 @@
+// Longer than 500 lines on purpose: the setup sections of a skeleton JSON, read in the reference's
+// order with their defaults and JSON-path errors side by side (animations are in
+// JSON/JSONAnimationReading.swift).
+
 /// Reads Spine 4.2 skeleton JSON into a `SkeletonData`.
 ///
 /// The file is parsed by Bonework's own JSON parser (member order kept, nesting bounded, numbers

@@ -3,6 +3,9 @@ import BoneworkWorld
 import CGL
 import Dispatch
 
+// Longer than 500 lines for now: the GL side of the instanced path (buffers, streaming modes,
+// shaders, draw calls) in one place; the GPU-path rework splits it by concern.
+
 /// How the per-instance tables reach GL.
 public enum InstancedStreaming: Sendable, Hashable {
     /// Persistent, coherent mapping (`ARB_buffer_storage`) when the context has it, else mapped ranges.

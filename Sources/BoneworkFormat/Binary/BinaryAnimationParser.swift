@@ -1,3 +1,7 @@
+// Longer than 500 lines on purpose: one reading function per timeline family, in the order the
+// format stores them, each next to the checks of its counts and indices; split further, a reader
+// would have to jump between files to follow one animation's bytes.
+
 /// Animation reading for the binary format: every timeline kind, its curves, and the derived
 /// per-key values (draw order permutations, full deform arrays) in the reference's layout.
 extension BinarySkeletonParser {

@@ -1,3 +1,7 @@
+// Longer than 500 lines on purpose: the setup sections of a .skel file in the order the format
+// stores them, each with the bounds checks of its counts (animations are in
+// BinaryAnimationParser.swift).
+
 /// Reads the setup part of a binary skeleton (header, string table, bones, slots, constraints,
 /// skins with their attachments, events) into a `SkeletonDataBuilder`, in the order the format
 /// stores them. Animations are read by the extension in `BinaryAnimationParser.swift`.

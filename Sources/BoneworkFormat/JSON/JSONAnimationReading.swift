@@ -1,3 +1,6 @@
+// Longer than 500 lines on purpose: one reading function per timeline family, with its
+// JSON-path errors, mirroring Binary/BinaryAnimationParser.swift family by family.
+
 /// An animation being assembled: timelines in the reference's order, and the duration as the
 /// reference computes it (the largest last-key time over all timelines).
 struct AnimationAssembly {

@@ -70,6 +70,13 @@ public struct PointAttachmentPosition: Equatable, Sendable {
 /// World positions of a vertex attachment (bounding box, path, clipping, mesh) for one
 /// instance: the slot bone's transform when unweighted, the weighted bones otherwise, with the
 /// slot's deform offsets when it has any. Float operations follow the reference.
+///
+/// `VertexSystem.computeSlot` computes the same positions for drawn meshes with its own loops, on
+/// purpose: this type serves any sub-range (`start`, `count`: path curves read a few vertices,
+/// bounds and hit tests read whole polygons) on demand, with the deform choice made per
+/// influence, while the vertex system runs every frame over every drawn mesh and keeps one loop
+/// per case (deformed or not, whole attachments only). Both follow the reference's operation
+/// order, so their results are bit-identical; the pose and render conformance tests check both.
 struct AttachmentWorldVertices {
     let cols: BatchColumns
     let r: InstanceRows

@@ -194,15 +194,49 @@ public final class Scheduler {
         profiler.endFrame(instances: instances, batches: used)
     }
 
+    /// Runs one frame for the rows `rows` of `batch` only, on the calling thread: the same
+    /// systems and code as `run(_:delta:)`, as separate passes, with `afterApply` called between
+    /// timeline apply and world transforms (where application code changes the local pose). The
+    /// application API updates one drawable this way while others share its world.
+    public func run(_ batch: Batch, rows: Range<Int>, delta: Float, afterApply: (() -> Void)? = nil) {
+        let rows = rows.clamped(to: 0..<batch.count)
+        let systems = FrameSystems(enabled)
+        profiler.beginFrame()
+        batch.clearEvents()
+        let index = 0
+        let store = batch.animationStates
+        if systems.state {
+            runPass(batch, index, systems, delta: delta, stages: .state, rows: rows)
+            store.collect(workers: 2)
+            store.drain()
+        }
+        if systems.apply {
+            runPass(batch, index, systems, delta: delta, stages: .apply, rows: rows)
+            store.collect(workers: 2)
+            store.drain()
+        }
+        afterApply?()
+        // Listeners or the callback may have despawned rows.
+        let remaining = rows.clamped(to: 0..<batch.count)
+        if !remaining.isEmpty { runPass(batch, index, systems, delta: delta, stages: .pose, rows: remaining) }
+        profiler.endFrame(instances: remaining.count, batches: 1)
+    }
+
     /// Thread CPU nanoseconds the current batch's passes took so far this frame.
     private var cost: UInt64 = 0
 
     /// Runs `stages` of the frame over all rows of `batch`, in chunks (on several threads when
     /// there are enough rows), and records the chunks' times.
+    /// `only` limits the pass to those rows, on one chunk (`run(_:rows:delta:afterApply:)`).
     @discardableResult
-    private func runPass(_ batch: Batch, _ index: Int, _ systems: FrameSystems, delta: Float, stages: Stages) -> Int {
-        let rows = batch.count
-        let chunks = chunkCount(rows: rows, costPerRow: index < costPerRow.count ? costPerRow[index] : 0)
+    private func runPass(
+        _ batch: Batch, _ index: Int, _ systems: FrameSystems, delta: Float, stages: Stages,
+        rows only: Range<Int>? = nil
+    ) -> Int {
+        let first = only?.lowerBound ?? 0
+        let rows = only?.count ?? batch.count
+        let chunks =
+            only != nil ? 1 : chunkCount(rows: rows, costPerRow: index < costPerRow.count ? costPerRow[index] : 0)
         let store = batch.animationStates
         // Workspaces: chunk c updates into c and applies into chunks + c, so collecting
         // 0 ..< 2 chunks delivers update events before apply events, each in row order.
@@ -218,8 +252,8 @@ public final class Scheduler {
         }
         let work = PassWork(
             cols: batch.columns(), rig: rig.tables, kernel: store.kernel, store: store, scratch: scratch,
-            poseScratch: poseScratch, timer: profiler.timer, systems: systems, stages: stages, delta: delta, rows: rows,
-            chunks: chunks,
+            poseScratch: poseScratch, timer: profiler.timer, systems: systems, stages: stages, delta: delta,
+            first: first, rows: rows, chunks: chunks,
             chunkAlign: batch.layout.chunkSize, block: blockRows, batchIndex: index, handler: vertexHandler)
         if chunks == 1 {
             work.run(chunk: 0)
@@ -281,6 +315,8 @@ private struct PassWork: @unchecked Sendable {
     let systems: FrameSystems
     let stages: Stages
     let delta: Float
+    /// The pass covers rows `first ..< first + rows`.
+    let first: Int
     let rows: Int
     let chunks: Int
     let chunkAlign: Int
@@ -291,12 +327,13 @@ private struct PassWork: @unchecked Sendable {
     /// Rows of chunk `c`: an even split, with boundaries on whole layout chunks so that two
     /// threads never write the same cache line of a chunked column.
     func range(_ c: Int) -> Range<Int> {
+        if chunks == 1 { return first..<(first + rows) }
         func boundary(_ k: Int) -> Int {
             if k >= chunks { return rows }
             let raw = k * rows / chunks
             return min(rows, (raw + chunkAlign / 2) / chunkAlign * chunkAlign)
         }
-        return boundary(c)..<boundary(c + 1)
+        return (first + boundary(c))..<(first + boundary(c + 1))
     }
 
     func run(chunk c: Int) {

@@ -135,6 +135,14 @@ public final class World {
         scheduler.run(batches, delta: delta)
     }
 
+    /// Runs one frame for one instance only (the others keep their pose): the scheduler's
+    /// systems over its row, with `afterApply` called between timeline apply and world
+    /// transforms. The application API updates a drawable this way.
+    public func update(_ entity: Entity, delta: Float, afterApply: (() -> Void)? = nil) throws {
+        let (batch, row) = try locate(entity)
+        scheduler.run(batch, rows: row..<(row + 1), delta: delta, afterApply: afterApply)
+    }
+
     /// A copy of one instance's pose (for inspection and tests; allocates).
     public func pose(_ entity: Entity) throws -> InstancePose {
         let (batch, row) = try locate(entity)
