@@ -89,19 +89,27 @@ let package = Package(
             name: "BoneworkBenchmarks",
             dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkAssets", "BoneworkRender", "BoneworkProfiling"],
             path: "Benchmarks/BoneworkBenchmarks"),
+        // What the test targets share: paths to the repository and ../shared, example loaders,
+        // the allocation probe, image measures. Not a product; it cannot use `@testable import`.
+        .target(
+            name: "BoneworkTestSupport", dependencies: ["BoneworkFormat", "BoneworkImage", "BoneworkProfiling"],
+            path: "Tests/BoneworkTestSupport"),
         .testTarget(
-            name: "BoneworkFormatTests", dependencies: ["BoneworkFormat", "BoneworkAssets"]),
+            name: "BoneworkFormatTests", dependencies: ["BoneworkFormat", "BoneworkAssets", "BoneworkTestSupport"]),
         .testTarget(
             name: "BoneworkWorldTests",
             dependencies: [
                 "BoneworkWorld", "BoneworkFormat", "BoneworkProfiling", "BoneworkTriggers", "BoneworkConformance",
+                "BoneworkTestSupport",
             ]),
         .testTarget(
-            name: "BoneworkRenderTests", dependencies: ["BoneworkRender", "BoneworkWorld", "BoneworkFormat"]),
-        .testTarget(name: "BoneworkTests", dependencies: ["Bonework", "BoneworkExamples"]),
-        .testTarget(name: "BoneworkCLITests", dependencies: ["bonework"]),
+            name: "BoneworkRenderTests",
+            dependencies: ["BoneworkRender", "BoneworkWorld", "BoneworkFormat", "BoneworkTestSupport"]),
+        .testTarget(name: "BoneworkTests", dependencies: ["Bonework", "BoneworkExamples", "BoneworkTestSupport"]),
+        .testTarget(name: "BoneworkCLITests", dependencies: ["bonework", "BoneworkTestSupport"]),
         .testTarget(
-            name: "BoneworkPlatformTests", dependencies: ["BoneworkImage", "CGLFW", "CGL", "CEGL"]),
+            name: "BoneworkPlatformTests",
+            dependencies: ["BoneworkImage", "CGLFW", "CGL", "CEGL", "BoneworkTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -43,8 +44,8 @@ import Testing
     @Test func extraSkeletonsJoinTheCrowd() throws {
         let r = try CLI.run([
             "crowd", "--headless", "--count", "60", "--frames", "10", "--skeleton",
-            CLI.examples.appendingPathComponent("spineboy/spineboy-pro.skel").path, "--atlas",
-            CLI.examples.appendingPathComponent("spineboy/spineboy.atlas").path,
+            TestPaths.example("spineboy/spineboy-pro.skel"), "--atlas",
+            TestPaths.example("spineboy/spineboy.atlas"),
         ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("of 2 kinds (bonebot, spineboy-pro)"))

@@ -1,13 +1,9 @@
+import BoneworkTestSupport
 import Foundation
 import Testing
 
 /// Runs the built `bonework` executable the way a user does.
 enum CLI {
-    static let repoRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let examples = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/spine-examples")
-    static let features = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/golden/features.json")
-
     /// The executable sits beside the test bundle in the build products folder.
     static var executable: URL {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -16,7 +12,7 @@ enum CLI {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             dir = dir.deletingLastPathComponent()
         }
-        return repoRoot.appendingPathComponent(".build/debug/bonework")
+        return TestPaths.repositoryRoot.appendingPathComponent(".build/debug/bonework")
     }
 
     struct Result {
@@ -50,7 +46,7 @@ enum CLI {
     ]
 
     static var files: [String] {
-        guard let data = try? Data(contentsOf: CLI.features),
+        guard let data = try? Data(contentsOf: TestPaths.featuresFile),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return [] }
         return object.keys.sorted()
@@ -62,21 +58,16 @@ enum CLI {
 
     @Test(arguments: files)
     func jsonOutputAgreesWithReference(_ file: String) throws {
-        let folder = String(file.split(separator: "/")[0])
-        let dir = CLI.examples.appendingPathComponent(folder)
-        var atlas = dir.appendingPathComponent("\(folder).atlas").path
-        if !FileManager.default.fileExists(atPath: atlas) {
-            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
-            atlas = dir.appendingPathComponent(try #require(names.first { $0.hasSuffix("-synthetic.atlas") })).path
-        }
+        let atlas = try #require(TestPaths.atlasPath(forSkeleton: file), "\(file): no atlas found")
         let result = try CLI.run([
-            "inspect", CLI.examples.appendingPathComponent(file).path, "--atlas", atlas, "--json",
+            "inspect", TestPaths.example(file), "--atlas", atlas, "--json",
         ])
         #expect(result.status == 0, "\(file): \(result.stderr)")
         let ours = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(file): not JSON")
         let all = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: CLI.features)) as? [String: [String: Int]])
+            try JSONSerialization.jsonObject(with: Data(contentsOf: TestPaths.featuresFile)) as? [String: [String: Int]]
+        )
         let reference = try #require(all[file])
         for key in Self.keys {
             #expect((ours[key] as? Int) == reference[key], "\(file): \(key)")
@@ -85,7 +76,7 @@ enum CLI {
 
     @Test func summaryNamesTheParts() throws {
         let result = try CLI.run([
-            "inspect", CLI.examples.appendingPathComponent("spineboy/spineboy-pro.skel").path,
+            "inspect", TestPaths.example("spineboy/spineboy-pro.skel"),
         ])
         #expect(result.status == 0)
         #expect(result.stdout.contains("bones       67"))

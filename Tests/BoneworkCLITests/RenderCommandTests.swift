@@ -1,13 +1,11 @@
+import BoneworkTestSupport
 import Foundation
 import Testing
 
 /// `bonework render`: request renders judged by compare-image.py, frame sheets, numbered frames,
 /// and bad input reported as one line on stderr (exit 1), never a crash.
 @Suite(.serialized) struct RenderCommandTests {
-    static let shared = CLI.repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    static let renders = shared.appendingPathComponent("golden/renders").path
-    static let compareTool = shared.appendingPathComponent("tools/compare-image.py").path
-    static let spineboy = CLI.examples.appendingPathComponent("spineboy").path
+    static let spineboy = TestPaths.example("spineboy")
 
     static func scratch(_ name: String) throws -> String {
         let base = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/bonework-render-cli/\(name)"
@@ -56,13 +54,14 @@ import Testing
     func requestRenderPassesComparison(_ name: String) throws {
         let out = try Self.scratch("request") + "/\(name).png"
         let result = try CLI.run([
-            "render", "--request", Self.renders + "/\(name).request.json", "--assets", CLI.examples.path, "--out", out,
+            "render", "--request", TestPaths.renders.path + "/\(name).request.json", "--assets",
+            TestPaths.examples.path, "--out", out,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         let compare = Process()
         compare.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compare.arguments = ["python3", Self.compareTool, out, Self.renders + "/\(name).png"]
+        compare.arguments = ["python3", TestPaths.compareImageTool.path, out, TestPaths.renders.path + "/\(name).png"]
         let pipe = Pipe()
         compare.standardOutput = pipe
         try compare.run()
@@ -145,7 +144,7 @@ import Testing
         case "wrong size":
             // A 512 x 512 image where the atlas says 1024 x 256.
             try FileManager.default.copyItem(
-                atPath: Self.renders + "/spineboy-pro__walk__6.png", toPath: dir + "/spineboy-pma.png")
+                atPath: TestPaths.renders.path + "/spineboy-pro__walk__6.png", toPath: dir + "/spineboy-pma.png")
         default:
             break
         }
@@ -168,8 +167,8 @@ import Testing
         let out = try Self.scratch("no-egl") + "/x.png"
         let result = try Self.run(
             [
-                "render", "--request", Self.renders + "/spineboy-pro__walk__6.request.json", "--assets",
-                CLI.examples.path, "--out", out,
+                "render", "--request", TestPaths.renders.path + "/spineboy-pro__walk__6.request.json", "--assets",
+                TestPaths.examples.path, "--out", out,
             ], environment: ["__EGL_VENDOR_LIBRARY_FILENAMES": "/nonexistent/egl-vendor.json"])
         Self.expectOneLineError(result, mentioning: ["EGL unavailable"])
     }

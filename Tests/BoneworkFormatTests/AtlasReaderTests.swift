@@ -1,17 +1,11 @@
 import BoneworkFormat
 import BoneworkImage
+import BoneworkTestSupport
 import Foundation
 import Testing
 
-/// `../shared/spine-examples` next to the repository (this file is Tests/BoneworkFormatTests/…).
-private let atlasExamplesDirectory: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<4 { url.deleteLastPathComponent() }
-    return url.appendingPathComponent("shared/spine-examples").path
-}()
-
 private func exampleAtlas(_ relativePath: String) throws -> Atlas {
-    try AtlasReader.read(file: atlasExamplesDirectory + "/" + relativePath)
+    try AtlasReader.read(file: TestPaths.example(relativePath))
 }
 
 private func parseAtlas(_ text: String, file: String = "synthetic.atlas") throws -> Atlas {
@@ -52,9 +46,9 @@ private let exampleAtlasCounts: [String: (pages: Int, regions: Int)] = [
 private func exampleAtlasPaths() throws -> [String] {
     var isDirectory: ObjCBool = false
     #expect(
-        FileManager.default.fileExists(atPath: atlasExamplesDirectory, isDirectory: &isDirectory)
-            && isDirectory.boolValue, "missing example folder \(atlasExamplesDirectory)")
-    let all = try FileManager.default.subpathsOfDirectory(atPath: atlasExamplesDirectory)
+        FileManager.default.fileExists(atPath: TestPaths.examples.path, isDirectory: &isDirectory)
+            && isDirectory.boolValue, "missing example folder \(TestPaths.examples.path)")
+    let all = try FileManager.default.subpathsOfDirectory(atPath: TestPaths.examples.path)
     return all.filter { $0.hasSuffix(".atlas") }.sorted()
 }
 
@@ -67,7 +61,7 @@ private func exampleAtlasPaths() throws -> [String] {
             let expected = try #require(exampleAtlasCounts[path])
             #expect(atlas.pages.count == expected.pages, "\(path) pages")
             #expect(atlas.regions.count == expected.regions, "\(path) regions")
-            let text = try String(contentsOfFile: atlasExamplesDirectory + "/" + path, encoding: .utf8)
+            let text = try String(contentsOfFile: TestPaths.examples.path + "/" + path, encoding: .utf8)
             #expect(atlas.pages.allSatisfy { $0.pma == text.contains("pma: true") }, "\(path) pma")
             #expect(atlas.pages.contains { $0.pma } == path.hasSuffix("-pma.atlas") || path.contains("-run"))
             for (i, page) in atlas.pages.enumerated() {
@@ -153,7 +147,7 @@ private func exampleAtlasPaths() throws -> [String] {
 
     @Test func missingAtlasFileIsAnIOError() {
         #expect {
-            try AtlasReader.read(file: atlasExamplesDirectory + "/no-such.atlas")
+            try AtlasReader.read(file: TestPaths.examples.path + "/no-such.atlas")
         } throws: { error in
             (error as? LoadError)?.kind == .io
         }
@@ -373,7 +367,7 @@ private let malformedAtlasCases: [AtlasReaderMalformedCase] = [
 
     /// Truncations and byte corruptions of a real atlas either load or throw `LoadError`; none traps.
     @Test func corruptedExampleNeverTraps() throws {
-        let original = try SkeletonLoader.readFile(atlasExamplesDirectory + "/spineboy/spineboy-run.atlas")
+        let original = try SkeletonLoader.readFile(TestPaths.examples.path + "/spineboy/spineboy-run.atlas")
         var random = AtlasFuzzRandom(seed: 0x5EED)
         var failures = 0
         for round in 0..<400 {
@@ -449,7 +443,7 @@ private struct AtlasFuzzRandom {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.copyItem(
-            atPath: atlasExamplesDirectory + "/vine/vine.png", toPath: directory + "/vine.png")  // 128 x 1024
+            atPath: TestPaths.examples.path + "/vine/vine.png", toPath: directory + "/vine.png")  // 128 x 1024
         try Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]).write(to: URL(fileURLWithPath: directory + "/broken.png"))
         let atlasPath = directory + "/test.atlas"
         try Data(

@@ -1,40 +1,15 @@
+import BoneworkTestSupport
 import Foundation
 import Testing
 
 @testable import BoneworkFormat
 
-/// The shared reference folder (`../shared` beside the checkout) and its example exports.
+/// The example exports in the shared reference folder (`../shared` beside the checkout).
 private enum BinaryFixtures {
-    static let repoRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let shared = repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    static let examples = shared.appendingPathComponent("spine-examples")
-
     /// Every `.skel` under the examples folder, as "example/file.skel", sorted.
-    static var skelFiles: [String] {
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []
-        var files: [String] = []
-        for folder in folders.sorted() {
-            let dir = examples.appendingPathComponent(folder).path
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
-            where name.hasSuffix(".skel") {
-                files.append("\(folder)/\(name)")
-            }
-        }
-        return files
-    }
+    static var skelFiles: [String] { TestPaths.skeletonFiles().filter { $0.hasSuffix(".skel") } }
 
-    static func path(_ relative: String) -> String { examples.appendingPathComponent(relative).path }
-
-    static func bytes(_ relative: String) throws -> [UInt8] { try SkeletonLoader.readFile(path(relative)) }
-
-    /// Reference counts per file from `golden/features.json`.
-    static func features() throws -> [String: [String: Int]] {
-        let url = shared.appendingPathComponent("golden/features.json")
-        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
-        let files = try #require(object as? [String: [String: Any]], "features.json is not an object of objects")
-        return files.mapValues { $0.compactMapValues { ($0 as? NSNumber)?.intValue } }
-    }
+    static func bytes(_ relative: String) throws -> [UInt8] { try SkeletonLoader.readFile(TestPaths.example(relative)) }
 }
 
 /// Counts of a loaded skeleton under the keys `features.json` uses.
@@ -77,10 +52,10 @@ private func featureCounts(_ data: SkeletonData) -> [String: Int] {
 
 /// The .skel file loaded by the binary reader, and its .json twin parsed by Foundation.
 private func loadWithJSONTwin(_ file: String) throws -> (SkeletonData, [String: Any]) {
-    let jsonPath = BinaryFixtures.path(String(file.dropLast(5)) + ".json")
+    let jsonPath = TestPaths.example(String(file.dropLast(5)) + ".json")
     let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: jsonPath)))
     let json = try #require(object as? [String: Any], "\(jsonPath) is not a JSON object")
-    return (try SkeletonLoader.load(file: BinaryFixtures.path(file), atlas: nil), json)
+    return (try SkeletonLoader.load(file: TestPaths.example(file), atlas: nil), json)
 }
 
 private func number(_ map: [String: Any]?, _ key: String, _ fallback: Float) -> Float {
@@ -236,15 +211,15 @@ private func loadError(_ body: () throws -> Void) -> LoadError? {
     ]
 
     @Test func everyReferenceSkelExists() throws {
-        let expected = try BinaryFixtures.features().keys.filter { $0.hasSuffix(".skel") }.sorted()
+        let expected = try TestPaths.features().keys.filter { $0.hasSuffix(".skel") }.sorted()
         #expect(expected.count >= 26, "features.json lists \(expected.count) .skel files")
         #expect(BinaryFixtures.skelFiles == expected, "the .skel files on disk differ from features.json")
     }
 
     @Test(arguments: BinaryFixtures.skelFiles)
     func exampleLoadsWithReferenceCounts(_ file: String) throws {
-        let data = try SkeletonLoader.load(file: BinaryFixtures.path(file), atlas: nil)
-        let expected = try #require(try BinaryFixtures.features()[file], "\(file) missing from features.json")
+        let data = try SkeletonLoader.load(file: TestPaths.example(file), atlas: nil)
+        let expected = try #require(try TestPaths.features()[file], "\(file) missing from features.json")
         let actual = featureCounts(data)
         for key in Self.required {
             let reference = try #require(expected[key], "features.json has no '\(key)' for \(file)")
@@ -260,10 +235,10 @@ private func loadError(_ body: () throws -> Void) -> LoadError? {
     /// Setup data agrees with the same skeleton's JSON export (read here with Foundation).
     @Test(arguments: BinaryFixtures.skelFiles)
     func setupMatchesJSONExport(_ file: String) throws {
-        let jsonPath = BinaryFixtures.path(String(file.dropLast(5)) + ".json")
+        let jsonPath = TestPaths.example(String(file.dropLast(5)) + ".json")
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: jsonPath)))
         let json = try #require(object as? [String: Any])
-        let data = try SkeletonLoader.load(file: BinaryFixtures.path(file), atlas: nil)
+        let data = try SkeletonLoader.load(file: TestPaths.example(file), atlas: nil)
         let bones = try #require(json["bones"] as? [[String: Any]])
         #expect(data.bones.map(\.name) == bones.map { $0["name"] as? String ?? "" })
         for (bone, map) in zip(data.bones, bones) {
@@ -839,7 +814,7 @@ private func loadError(_ body: () throws -> Void) -> LoadError? {
     }
 
     @Test func spineboyCurvesAndEvents() throws {
-        let data = try SkeletonLoader.load(file: BinaryFixtures.path("spineboy/spineboy-pro.skel"), atlas: nil)
+        let data = try SkeletonLoader.load(file: TestPaths.example("spineboy/spineboy-pro.skel"), atlas: nil)
         let walk = try #require(data.findAnimation("walk").map { data.animations[Int($0)] })
         #expect(abs(walk.duration - 1.0) < 1e-6)
         // Every bezier marker points at 18 samples inside its timeline's curves.

@@ -1,3 +1,4 @@
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -6,19 +7,19 @@ import Testing
 /// Every example skeleton loads with its atlas, and its counts agree with the reference counts.
 @Suite struct FeatureConformanceTests {
     @Test func everyExampleSkeletonIsListed() throws {
-        let files = SharedFixtures.skeletonFiles()
-        let features = try SharedFixtures.features()
+        let files = TestPaths.skeletonFiles()
+        let features = try TestPaths.features()
         #expect(files.count == 52, "expected the 52 example skeleton files, found \(files.count)")
         #expect(Set(files) == Set(features.keys), "example files and features.json disagree")
     }
 
-    @Test(arguments: SharedFixtures.skeletonFiles())
+    @Test(arguments: TestPaths.skeletonFiles())
     func countsMatchReference(_ file: String) throws {
-        let expected = try #require(try SharedFixtures.features()[file], "\(file) has no reference counts")
-        let atlasPath = try #require(SharedFixtures.atlasPath(forSkeleton: file), "\(file): no atlas found")
+        let expected = try #require(try TestPaths.features()[file], "\(file) has no reference counts")
+        let atlasPath = try #require(TestPaths.atlasPath(forSkeleton: file), "\(file): no atlas found")
         let atlas = try AtlasReader.read(file: atlasPath)
         let data = try SkeletonLoader.load(
-            file: SharedFixtures.examples.appendingPathComponent(file).path, atlas: atlas)
+            file: TestPaths.example(file), atlas: atlas)
         let ours = SkeletonFeatures(data)
         for key in SkeletonFeatures.requiredKeys {
             let reference = try #require(expected[key], "\(file): reference lacks \(key)")

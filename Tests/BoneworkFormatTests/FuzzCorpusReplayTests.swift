@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -8,11 +9,7 @@ import Testing
 /// Tools/Fuzz/regressions/READER, which fuzzing reads as seeds but never rewrites.
 @Suite("Fuzz corpus replay")
 struct FuzzCorpusReplayTests {
-    static let corpusRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("Tools/Fuzz/corpus")
-    }()
+    static let corpusRoot = TestPaths.repositoryRoot.appendingPathComponent("Tools/Fuzz/corpus")
     static let regressionRoot = corpusRoot.deletingLastPathComponent().appendingPathComponent("regressions")
 
     enum Reader: String, CaseIterable, Sendable {

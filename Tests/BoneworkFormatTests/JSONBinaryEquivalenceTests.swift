@@ -1,3 +1,4 @@
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// hierarchy and counts exactly; setup values within 1e-3; key times within JSON's 4-decimal rounding.
 @Suite struct JSONBinaryEquivalenceTests {
     static var pairs: [String] {
-        let files = Set(SharedFixtures.skeletonFiles())
+        let files = Set(TestPaths.skeletonFiles())
         return files.filter { $0.hasSuffix(".json") && files.contains($0.dropLast(5) + ".skel") }
             .map { String($0.dropLast(5)) }.sorted()
     }
@@ -18,11 +19,11 @@ import Testing
 
     @Test(arguments: pairs)
     func exportsAgree(_ base: String) throws {
-        let atlas = try AtlasReader.read(file: try #require(SharedFixtures.atlasPath(forSkeleton: base)))
+        let atlas = try AtlasReader.read(file: try #require(TestPaths.atlasPath(forSkeleton: base)))
         let json = try SkeletonLoader.load(
-            file: SharedFixtures.examples.appendingPathComponent(base + ".json").path, atlas: atlas)
+            file: TestPaths.example(base + ".json"), atlas: atlas)
         let skel = try SkeletonLoader.load(
-            file: SharedFixtures.examples.appendingPathComponent(base + ".skel").path, atlas: atlas)
+            file: TestPaths.example(base + ".skel"), atlas: atlas)
         var diff = StructuralDiff()
         diff.compare(json, skel)
         #expect(diff.first == nil, "\(base): \(diff.first ?? "")")

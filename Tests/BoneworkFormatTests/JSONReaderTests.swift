@@ -1,35 +1,16 @@
+import BoneworkTestSupport
 import Foundation
 import Testing
 
 @testable import BoneworkFormat
 
-/// Finds the shared example exports (`../shared` beside the repository checkout).
+/// The shared example exports (`../shared` beside the repository checkout).
 private enum JSONExamples {
-    static let repoRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let shared = repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    static let examples = shared.appendingPathComponent("spine-examples")
-
     /// Every `.json` export as "example/file.json", sorted.
-    static let files: [String] = {
-        let manager = FileManager.default
-        var result: [String] = []
-        for folder in ((try? manager.contentsOfDirectory(atPath: examples.path)) ?? []).sorted() {
-            let names = (try? manager.contentsOfDirectory(atPath: examples.appendingPathComponent(folder).path)) ?? []
-            for name in names.sorted() where name.hasSuffix(".json") { result.append("\(folder)/\(name)") }
-        }
-        return result
-    }()
+    static let files: [String] = TestPaths.skeletonFiles().filter { $0.hasSuffix(".json") }
 
     static func bytes(_ relative: String) throws -> [UInt8] {
-        try SkeletonLoader.readFile(examples.appendingPathComponent(relative).path)
-    }
-
-    static func features() throws -> [String: [String: Int]] {
-        let data = try Data(contentsOf: shared.appendingPathComponent("golden/features.json"))
-        let object = try JSONSerialization.jsonObject(with: data)
-        let files = try #require(object as? [String: [String: Any]])
-        return files.mapValues { entry in entry.compactMapValues { ($0 as? NSNumber)?.intValue } }
+        try SkeletonLoader.readFile(TestPaths.example(relative))
     }
 }
 
@@ -126,7 +107,7 @@ private func skeleton(_ extra: String = "", version: String = "4.2.40") -> Strin
     @Test(arguments: JSONExamples.files)
     func exampleLoadsWithReferenceCounts(_ relative: String) throws {
         let data = try SkeletonJSONReader.read(bytes: try JSONExamples.bytes(relative), file: relative, atlas: nil)
-        let expected = try #require(try JSONExamples.features()[relative], "no reference counts for \(relative)")
+        let expected = try #require(try TestPaths.features()[relative], "no reference counts for \(relative)")
         let actual = featureCounts(data)
         for key in actual.keys.sorted() {
             #expect(
@@ -168,7 +149,7 @@ private func skeleton(_ extra: String = "", version: String = "4.2.40") -> Strin
     /// slots: the loaded durations, setup attachments and slot colours must agree with them.
     @Test(arguments: JSONExamples.files)
     func exampleMatchesReferenceTraceSetup(_ relative: String) throws {
-        let folder = JSONExamples.shared.appendingPathComponent("golden/poses/\(relative)")
+        let folder = TestPaths.poses.appendingPathComponent(relative)
         guard FileManager.default.fileExists(atPath: folder.path) else { return }  // some examples have no traces
         let data = try SkeletonJSONReader.read(bytes: try JSONExamples.bytes(relative), file: relative, atlas: nil)
         let traces = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []

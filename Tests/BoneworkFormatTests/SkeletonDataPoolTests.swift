@@ -1,3 +1,4 @@
+import BoneworkTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -6,8 +7,8 @@ import Testing
 @testable import BoneworkFormat
 
 @Suite struct SkeletonDataPoolTests {
-    let skeleton = SharedFixtures.examples.appendingPathComponent("spineboy/spineboy-pro.skel").path
-    let atlas = SharedFixtures.examples.appendingPathComponent("spineboy/spineboy.atlas").path
+    let skeleton = TestPaths.example("spineboy/spineboy-pro.skel")
+    let atlas = TestPaths.example("spineboy/spineboy.atlas")
 
     @Test func loadsOnceForManyThreads() throws {
         let pool = SkeletonDataPool()

@@ -1,13 +1,7 @@
 import BoneworkImage
+import BoneworkTestSupport
 import Foundation
 import Testing
-
-/// `../shared/spine-examples` next to the repository (this file is Tests/BoneworkPlatformTests/…).
-private let pngExamplesDirectory: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<4 { url.deleteLastPathComponent() }
-    return url.appendingPathComponent("shared/spine-examples").path
-}()
 
 /// The first `size: width, height` line of an atlas text, read without the atlas reader so this
 /// test depends on libpng alone.
@@ -64,8 +58,8 @@ private func gradient(width: Int, height: Int) -> Image {
 @Suite struct PNGCodecTests {
     @Test func decodesARealAtlasPageAtItsDeclaredSize() throws {
         for example in ["vine/vine", "spineboy/spineboy", "coin/coin-pma"] {
-            let size = try firstPageSize(ofAtlas: "\(pngExamplesDirectory)/\(example).atlas")
-            let image = try PNG.read(file: "\(pngExamplesDirectory)/\(example).png")
+            let size = try firstPageSize(ofAtlas: TestPaths.example("\(example).atlas"))
+            let image = try PNG.read(file: TestPaths.example("\(example).png"))
             #expect(image.width == size.width && image.height == size.height, "\(example)")
             #expect(image.pixels.count == size.width * size.height * 4)
             #expect(image.pixels.contains { $0 != 0 }, "\(example) decoded blank")
@@ -92,12 +86,12 @@ private func gradient(width: Int, height: Int) -> Image {
         try PNG.write(image, to: path)
         #expect(try PNG.read(file: path) == image)
         // Decoding a real page and encoding it again keeps every pixel.
-        let page = try PNG.read(file: pngExamplesDirectory + "/vine/vine.png")
+        let page = try PNG.read(file: TestPaths.example("vine/vine.png"))
         #expect(try PNG.decode(bytes: PNG.encode(page), file: "again") == page)
     }
 
     @Test func badInputThrowsNamingTheFile() throws {
-        let real = try [UInt8](Data(contentsOf: URL(fileURLWithPath: pngExamplesDirectory + "/coin/coin.png")))
+        let real = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.example("coin/coin.png"))))
         let cases: [(bytes: [UInt8], kind: PNGError.Kind)] = [
             ([], .corrupt),
             (Array("not a png at all".utf8), .corrupt),
@@ -120,7 +114,7 @@ private func gradient(width: Int, height: Int) -> Image {
             }
         }
         #expect {
-            try PNG.read(file: pngExamplesDirectory + "/no-such-page.png")
+            try PNG.read(file: TestPaths.example("no-such-page.png"))
         } throws: { error in
             (error as? PNGError)?.kind == .io && (error as? PNGError)?.file.hasSuffix("no-such-page.png") == true
         }

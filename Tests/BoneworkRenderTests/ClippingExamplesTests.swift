@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -11,10 +12,6 @@ import Testing
 /// convex triangle with Sutherland-Hodgman), and a triangle yields output exactly when that
 /// intersection has area.
 @Suite struct ClippingExamplesTests {
-    static let examples = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/spine-examples")
-
     struct Totals {
         var clippedFrames = 0
         var inputTriangles = 0
@@ -31,8 +28,7 @@ import Testing
     func clippedAreaMatchesIndependentIntersection(_ skeleton: String, _ atlasFile: String, _ animation: String)
         throws
     {
-        let atlas = try AtlasReader.read(file: Self.examples.appendingPathComponent(atlasFile).path)
-        let data = try SkeletonLoader.load(file: Self.examples.appendingPathComponent(skeleton).path, atlas: atlas)
+        let data = try ExampleSkeletons.load(skeleton, atlas: atlasFile)
         let world = World()
         let entity = try world.spawn(data)
         try world.setAnimation(entity, animation, loop: true)

@@ -1,5 +1,6 @@
 import BoneworkFormat
 import BoneworkImage
+import BoneworkTestSupport
 import BoneworkWorld
 import Foundation
 import Testing
@@ -10,13 +11,6 @@ import Testing
 /// `tools/compare-image.py`. Output PNGs (and difference pictures of failures) are written to
 /// `$TMPDIR/bonework-golden-renders/`.
 @Suite(.serialized) struct GoldenRenderTests {
-    static let repoRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let shared = repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    static let examples = shared.appendingPathComponent("spine-examples").path
-    static let renders = shared.appendingPathComponent("golden/renders").path
-    static let poses = shared.appendingPathComponent("golden/poses").path
-    static let compareTool = shared.appendingPathComponent("tools/compare-image.py").path
     static let outputDirectory: String = {
         let path = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/bonework-golden-renders"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -35,7 +29,7 @@ import Testing
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", compareTool, "--json", "--diff", diff, actual, reference]
+        process.arguments = ["python3", TestPaths.compareImageTool.path, "--json", "--diff", diff, actual, reference]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -57,13 +51,13 @@ import Testing
     }
 
     static func requestNames() throws -> [String] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: renders)
+        let names = try FileManager.default.contentsOfDirectory(atPath: TestPaths.renders.path)
         return names.filter { $0.hasSuffix(".request.json") }.map { String($0.dropLast(".request.json".count)) }
             .sorted()
     }
 
     static func indexEntries() throws -> [String: [String: Any]] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: renders + "/index.json"))
+        let data = try Data(contentsOf: TestPaths.renders.appendingPathComponent("index.json"))
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let list = try #require(root["renders"] as? [[String: Any]])
         var result: [String: [String: Any]] = [:]
@@ -91,14 +85,14 @@ import Testing
     /// the CPU path through the engine's `PoseView`: every one must pass the comparison, and its
     /// drawn-slot counts must agree with index.json. Failures name the file and the metrics.
     @Test func engineDrivenReferenceRenders() throws {
-        let renderer = try RequestRenderer(baseDirectory: Self.examples)
+        let renderer = try RequestRenderer(baseDirectory: TestPaths.examples.path)
         let names = try Self.requestNames()
         #expect(names.count == 70)
         let index = try Self.indexEntries()
         var failures: [String] = []
         var passed = 0
         for name in names {
-            let requestFile = Self.renders + "/\(name).request.json"
+            let requestFile = TestPaths.renders.path + "/\(name).request.json"
             let actual = Self.outputDirectory + "/\(name).png"
             do {
                 let request = try RenderRequest(file: requestFile)
@@ -109,7 +103,7 @@ import Testing
                 continue
             }
             let verdict = Self.compare(
-                actual, Self.renders + "/\(name).png", diff: Self.outputDirectory + "/\(name).diff.png")
+                actual, TestPaths.renders.path + "/\(name).png", diff: Self.outputDirectory + "/\(name).diff.png")
             let counts = Self.countDifferences(renderer.lastStats, index[name])
             if verdict.pass {
                 passed += 1
@@ -158,7 +152,7 @@ import Testing
     }
 
     @Test func traceDrivenReferenceRenders() throws {
-        let renderer = try RequestRenderer(baseDirectory: Self.examples)
+        let renderer = try RequestRenderer(baseDirectory: TestPaths.examples.path)
         let index = try Self.indexEntries()
         var failures: [String] = []
         var tried: [String] = []
@@ -166,11 +160,12 @@ import Testing
             // Traces hold no dark colours: frames with tint black are judged by the engine-driven test.
             let features = index[name]?["features"] as? [String] ?? []
             guard !features.contains("tinted") else { continue }
-            let request = try RenderRequest(file: Self.renders + "/\(name).request.json")
+            let request = try RenderRequest(file: TestPaths.renders.path + "/\(name).request.json")
             guard let animation = request.animation, request.skeleton.hasSuffix(".skel") else { continue }
             let parts = request.skeleton.split(separator: "/")
             let tracePath =
-                Self.poses + "/\(parts[0])/\(parts[1])/\(animation.replacingOccurrences(of: "/", with: "_")).json"
+                TestPaths.poses.path
+                + "/\(parts[0])/\(parts[1])/\(animation.replacingOccurrences(of: "/", with: "_")).json"
             guard let traceData = FileManager.default.contents(atPath: tracePath),
                 let trace = try JSONSerialization.jsonObject(with: traceData) as? [String: Any],
                 (trace["skin"] as? String) == request.skin, (trace["animation"] as? String) == animation,
@@ -185,7 +180,7 @@ import Testing
             let actual = Self.outputDirectory + "/\(name).trace.png"
             try PNG.write(image, to: actual)
             let verdict = Self.compare(
-                actual, Self.renders + "/\(name).png", diff: Self.outputDirectory + "/\(name).trace-diff.png")
+                actual, TestPaths.renders.path + "/\(name).png", diff: Self.outputDirectory + "/\(name).trace-diff.png")
             if !verdict.pass { failures.append("\(name): FAIL \(verdict.summary)") }
         }
         #expect(tried.count >= 11, "only \(tried.count) references have a matching trace frame")

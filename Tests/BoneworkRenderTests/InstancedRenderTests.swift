@@ -1,5 +1,6 @@
 import BoneworkFormat
 import BoneworkImage
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -7,8 +8,6 @@ import Testing
 
 /// The instanced path against the CPU path and the reference renders.
 @Suite(.serialized) struct InstancedRenderTests {
-    static let examples = GoldenRenderTests.examples
-    static let renders = GoldenRenderTests.renders
 
     /// Largest channel difference and the number of pixels differing by more than 2 levels.
     static func difference(_ a: Image, _ b: Image) -> (max: Int, over2: Int) {
@@ -54,7 +53,7 @@ import Testing
     /// Every reference whose skeleton the instanced path draws exactly: the instanced render
     /// matches the CPU path's to within rounding, and passes the reference comparison.
     @Test func referencesWithoutLimitations() throws {
-        let cpu = try RequestRenderer(baseDirectory: Self.examples)
+        let cpu = try RequestRenderer(baseDirectory: TestPaths.examples.path)
         let instanced = try InstancedRenderer(context: cpu.context)
         var checked: [String] = []
         var failures: [String] = []
@@ -62,7 +61,7 @@ import Testing
         var poseLimited: [String] = []
         var prepared: [ObjectIdentifier: InstancedSkeletonBuffers] = [:]
         for name in try GoldenRenderTests.requestNames() {
-            let request = try RenderRequest(file: Self.renders + "/\(name).request.json")
+            let request = try RenderRequest(file: TestPaths.renders.path + "/\(name).request.json")
             let (data, drawData) = try cpu.skeleton(request.skeleton, atlas: request.atlas)
             let buffers: InstancedSkeletonBuffers
             if let cached = prepared[ObjectIdentifier(drawData)] {
@@ -93,13 +92,14 @@ import Testing
                 failures.append("\(name): instanced vs CPU path: max \(worst), \(over) pixels over 2")
             }
             let verdict = GoldenRenderTests.compare(
-                path, Self.renders + "/\(name).png",
+                path, TestPaths.renders.path + "/\(name).png",
                 diff: GoldenRenderTests.outputDirectory + "/\(name).instanced-diff.png")
             if !verdict.pass {
                 // Judged against the reference only where the CPU path (same pose) passes: a pose
                 // the engine does not reproduce yet fails both.
                 let cpuVerdict = GoldenRenderTests.compare(
-                    GoldenRenderTests.outputDirectory + "/\(name).cpu-check.png", Self.renders + "/\(name).png",
+                    GoldenRenderTests.outputDirectory + "/\(name).cpu-check.png",
+                    TestPaths.renders.path + "/\(name).png",
                     diff: "/dev/null", write: expected)
                 if cpuVerdict.pass {
                     failures.append("\(name): instanced vs reference: \(verdict.summary)")
@@ -123,9 +123,9 @@ import Testing
     /// A crowd: many posed instances at different places, one draw call per group, the same
     /// picture as drawing them one by one on the CPU path.
     @Test func crowdMatchesCPUPath() throws {
-        let cpu = try RequestRenderer(baseDirectory: Self.examples)
+        let cpu = try RequestRenderer(baseDirectory: TestPaths.examples.path)
         let instanced = try InstancedRenderer(context: cpu.context)
-        let request = try RenderRequest(file: Self.renders + "/raptor-pro__walk__10.request.json")
+        let request = try RenderRequest(file: TestPaths.renders.path + "/raptor-pro__walk__10.request.json")
         let (data, drawData) = try cpu.skeleton(request.skeleton, atlas: request.atlas)
         let pages = try cpu.textures(atlas: request.atlas).bindings
         var poses: [PoseSnapshot] = []

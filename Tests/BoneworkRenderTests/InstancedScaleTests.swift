@@ -1,5 +1,6 @@
 import BoneworkFormat
 import BoneworkImage
+import BoneworkTestSupport
 import BoneworkWorld
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// The instanced path drawing a batch straight from its columns: draw calls do not grow with the
 /// instance count, it agrees with the CPU path, and GL objects go away with their owners.
 @Suite(.serialized) struct InstancedScaleTests {
-    static let spineboy = GoldenRenderTests.examples + "/spineboy"
+    static let spineboy = TestPaths.example("spineboy")
 
     /// One spineboy and 10,000 spineboys take the same draw calls: one per (page, blend mode) group.
     @Test func drawCallsDoNotGrowWithInstances() throws {
@@ -55,8 +56,8 @@ import Testing
     /// The same frame through `draw(batch:)` and through the CPU path (frame builder over the same
     /// `PoseView`) on a skeleton the instanced path expresses exactly.
     @Test func batchDrawMatchesCPUPath() throws {
-        let renderer = try RequestRenderer(baseDirectory: GoldenRenderTests.examples)
-        let request = try RenderRequest(file: GoldenRenderTests.renders + "/raptor-pro__walk__10.request.json")
+        let renderer = try RequestRenderer(baseDirectory: TestPaths.examples.path)
+        let request = try RenderRequest(file: TestPaths.renders.path + "/raptor-pro__walk__10.request.json")
         let (data, drawData) = try renderer.skeleton(request.skeleton, atlas: request.atlas)
         let pages = try renderer.textures(atlas: request.atlas).bindings
         let geometry = InstancedGeometry(drawData)
@@ -77,7 +78,7 @@ import Testing
         let path = GoldenRenderTests.outputDirectory + "/raptor-batch.instanced.png"
         try PNG.write(image, to: path)
         let verdict = GoldenRenderTests.compare(
-            path, GoldenRenderTests.renders + "/raptor-pro__walk__10.png", diff: "/dev/null")
+            path, TestPaths.renders.path + "/raptor-pro__walk__10.png", diff: "/dev/null")
         #expect(verdict.pass, "\(verdict.summary)")
     }
 
@@ -152,8 +153,8 @@ import Testing
         "celestial-circus-pro__swing__30", "hero-pro__attack__5", "coin-pro__animation__15",
     ])
     func poseViewDrawsLikeTheCopy(_ name: String) throws {
-        let renderer = try RequestRenderer(baseDirectory: GoldenRenderTests.examples)
-        let request = try RenderRequest(file: GoldenRenderTests.renders + "/\(name).request.json")
+        let renderer = try RequestRenderer(baseDirectory: TestPaths.examples.path)
+        let request = try RenderRequest(file: TestPaths.renders.path + "/\(name).request.json")
         let (data, drawData) = try renderer.skeleton(request.skeleton, atlas: request.atlas)
         let pages = try renderer.textures(atlas: request.atlas).bindings
         let (world, entity) = try RequestRenderer.posedWorld(request, data: data)

@@ -1,5 +1,6 @@
 import BoneworkFormat
 import BoneworkImage
+import BoneworkTestSupport
 import BoneworkWorld
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// The instanced path's per-frame tables: their size, packing on several threads, the two ways of
 /// streaming them, and frames that are closed.
 @Suite(.serialized) struct InstancedStreamingTests {
-    static let spineboy = GoldenRenderTests.examples + "/spineboy"
+    static let spineboy = TestPaths.example("spineboy")
 
     /// A spineboy crowd at different animation times and colours.
     static func crowd(_ data: SkeletonData, count: Int) throws -> World {
@@ -185,9 +186,7 @@ import Testing
         #expect(again.drawCalls == 0)
         // Rows of another skeleton are refused; out-of-range rows are clamped.
         let next = try instanced.beginFrame(buffers, count: 4, pages: pages)
-        let other = try SkeletonLoader.load(
-            file: GoldenRenderTests.examples + "/raptor/raptor-pro.skel",
-            atlas: try AtlasReader.read(file: GoldenRenderTests.examples + "/raptor/raptor-pma.atlas"))
+        let other = try ExampleSkeletons.load("raptor/raptor-pro.skel", atlas: "raptor/raptor-pma.atlas")
         let otherWorld = World(trackCount: 1)
         _ = try otherWorld.spawn(other)
         next.pack(batch: otherWorld.batch(for: other), range: 0..<4)

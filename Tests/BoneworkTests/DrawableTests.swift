@@ -1,6 +1,7 @@
 import BoneworkAssets
 import BoneworkFormat
 import BoneworkRender
+import BoneworkTestSupport
 import BoneworkWorld
 import Foundation
 import Testing
@@ -90,11 +91,11 @@ import Testing
         #expect(try orange.skeleton.skinName == "orange")
         let a = try blue.renderToImage(size: Size(width: 48, height: 48))
         let b = try orange.renderToImage(size: Size(width: 48, height: 48))
-        #expect(TestSupport.differingPixels(a.image, b.image) > 20)
+        #expect(ImageMeasures.differingPixels(a.image, b.image) > 20)
         try orange.skeleton.setSkin("blue")
         try orange.updateWorldTransforms()
         let c = try orange.renderToImage(size: Size(width: 48, height: 48))
-        #expect(TestSupport.differingPixels(a.image, c.image) == 0)
+        #expect(ImageMeasures.differingPixels(a.image, c.image) == 0)
         // A custom skin made of both, reset slots, then found by name.
         let custom = Skin(name: "mixed", for: blue.skeletonData)
         try custom.addSkin("orange")

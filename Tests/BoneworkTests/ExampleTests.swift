@@ -1,5 +1,6 @@
 import BoneworkExamples
 import BoneworkImage
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -8,33 +9,33 @@ import Testing
 @Suite(.serialized) struct ExampleTests {
     func options(_ name: String, examples: Bool = true) throws -> ExampleOptions {
         ExampleOptions(
-            headless: true, outputDirectory: try TestSupport.temporaryDirectory(name),
-            examplesDirectory: examples ? TestSupport.examplesDirectory : nil)
+            headless: true, outputDirectory: try TemporaryFiles.freshDirectory(name, prefix: "bonework-facade"),
+            examplesDirectory: examples ? TestPaths.examples.path : nil)
     }
 
     @Test func examplesFolderIsPresent() {
-        #expect(FileManager.default.fileExists(atPath: TestSupport.examplesDirectory + "/spineboy/spineboy-pro.skel"))
+        #expect(FileManager.default.fileExists(atPath: TestPaths.example("spineboy/spineboy-pro.skel")))
     }
 
     @Test func simpleAnimationWritesMovingFrames() async throws {
         let report = try await Examples.simpleAnimation(try options("simple"))
         #expect(report.files.count == 3)
-        let frames = try report.files.map(TestSupport.read)
+        let frames = try report.files.map(ImageMeasures.read)
         for frame in frames {
             #expect(frame.width == 200 && frame.height == 200)
-            #expect(TestSupport.coverage(frame) > 0.05)
+            #expect(ImageMeasures.coverage(frame) > 0.05)
         }
-        #expect(TestSupport.differingPixels(frames[0], frames[2]) > 50)
+        #expect(ImageMeasures.differingPixels(frames[0], frames[2]) > 50)
     }
 
     @Test func playPauseHoldsThePoseWhilePaused() async throws {
         let report = try await Examples.playPauseAnimation(try options("playpause"))
         #expect(report.files.count == 5)
-        let f = try report.files.map(TestSupport.read)
-        #expect(TestSupport.differingPixels(f[0], f[1]) > 20)
-        #expect(TestSupport.differingPixels(f[1], f[2]) == 0)
-        #expect(TestSupport.differingPixels(f[2], f[3]) == 0)
-        #expect(TestSupport.differingPixels(f[3], f[4]) > 20)
+        let f = try report.files.map(ImageMeasures.read)
+        #expect(ImageMeasures.differingPixels(f[0], f[1]) > 20)
+        #expect(ImageMeasures.differingPixels(f[1], f[2]) == 0)
+        #expect(ImageMeasures.differingPixels(f[2], f[3]) == 0)
+        #expect(ImageMeasures.differingPixels(f[3], f[4]) > 20)
     }
 
     @Test func animationStateEventsLogsQueueAndTints() async throws {
@@ -48,8 +49,8 @@ import Testing
         #expect(first("complete walk") != nil)
         #expect(first("end walk") != nil)
         #expect(log.contains { $0.hasPrefix("event ") && $0.contains("footstep") })
-        let image = try TestSupport.read(try #require(report.files.last))
-        let (r, g, _) = TestSupport.meanColor(image)
+        let image = try ImageMeasures.read(try #require(report.files.last))
+        let (r, g, _) = ImageMeasures.meanColor(image)
         #expect(r > g + 20, "slots tinted red: mean r \(r) g \(g)")
         let logFile = try String(
             contentsOfFile: try #require(report.files.first).replacingOccurrences(
@@ -63,7 +64,7 @@ import Testing
         #expect(report.measurements["bones"] == 67)
         #expect((report.measurements["meshHulls"] ?? 0) > 0)
         #expect((report.measurements["boundingBoxes"] ?? 0) > 0)
-        let image = try TestSupport.read(report.files[0])
+        let image = try ImageMeasures.read(report.files[0])
         // The bone origins are bright green squares.
         var green = 0
         var k = 0
@@ -85,26 +86,26 @@ import Testing
         #expect(report.usedExampleExport)
         let thumbs = report.files.filter { $0.contains("thumbnail-") }
         #expect(thumbs.count == 4)
-        let images = try thumbs.map(TestSupport.read)
+        let images = try thumbs.map(ImageMeasures.read)
         for image in images {
             #expect(image.width == 64 && image.height == 64)
-            #expect(TestSupport.coverage(image) > 0.1, "each thumbnail shows the character")
+            #expect(ImageMeasures.coverage(image) > 0.1, "each thumbnail shows the character")
         }
         for i in 0..<images.count {
             for j in (i + 1)..<images.count {
-                #expect(TestSupport.differingPixels(images[i], images[j]) > 30, "thumbnails \(i) and \(j) differ")
+                #expect(ImageMeasures.differingPixels(images[i], images[j]) > 30, "thumbnails \(i) and \(j) differ")
             }
         }
-        let outfit = try TestSupport.read(try #require(report.files.last))
-        #expect(TestSupport.coverage(outfit) > 0.1)
+        let outfit = try ImageMeasures.read(try #require(report.files.last))
+        #expect(ImageMeasures.coverage(outfit) > 0.1)
     }
 
     @Test func dressUpRunsWithTheDefaultCharacter() async throws {
         let report = try await Examples.dressUp(try options("dressup-default", examples: false))
-        let images = try report.files.filter { $0.contains("thumbnail-") }.map(TestSupport.read)
+        let images = try report.files.filter { $0.contains("thumbnail-") }.map(ImageMeasures.read)
         #expect(images.count == 2)
-        #expect(TestSupport.differingPixels(images[0], images[1]) > 30)
-        #expect(images.allSatisfy { TestSupport.coverage($0) > 0.1 })
+        #expect(ImageMeasures.differingPixels(images[0], images[1]) > 30)
+        #expect(images.allSatisfy { ImageMeasures.coverage($0) > 0.1 })
     }
 
     @Test func ikFollowingAimsAtTheScriptedTarget() async throws {

@@ -1,4 +1,5 @@
 import BoneworkAssets
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -64,7 +65,7 @@ final class LocalHTTPServer {
 
 @Suite(.serialized) struct HTTPSourceTests {
     static func serveDefaultCharacter() throws -> LocalHTTPServer {
-        let dir = try TestSupport.temporaryDirectory("http")
+        let dir = try TemporaryFiles.freshDirectory("http", prefix: "bonework-facade")
         for file in ["bonebot.atlas", "bonebot.json", "bonebot.png"] {
             try FileManager.default.copyItem(
                 atPath: DefaultCharacter.directory.appendingPathComponent(file).path, toPath: dir + "/" + file)
@@ -78,7 +79,7 @@ final class LocalHTTPServer {
             .http(atlasURL: server.url("bonebot.atlas"), skeletonURL: server.url("bonebot.json")), skin: "blue")
         #expect(drawable.skeletonData.bones.count > 10)
         let image = try drawable.renderToImage(size: Size(width: 48, height: 48))
-        #expect(TestSupport.coverage(image.image) > 0.05, "the page image came over HTTP too")
+        #expect(ImageMeasures.coverage(image.image) > 0.05, "the page image came over HTTP too")
         // A second load of the same URLs shares the data.
         let again = try await SkeletonDrawable.load(
             .http(atlasURL: server.url("bonebot.atlas"), skeletonURL: server.url("bonebot.json")))

@@ -1,5 +1,6 @@
 import BoneworkFormat
 import BoneworkImage
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -66,7 +67,7 @@ import Testing
     /// A one-slot skeleton: a 100 x 50 region at (10, 20) on the root; skin "big" holds a 200 x 100
     /// one under the same key; animation "move" slides the root 100 to the right over 1 s.
     static func boxSkeleton() throws -> SkeletonDrawable {
-        let dir = try TestSupport.temporaryDirectory("box")
+        let dir = try TemporaryFiles.freshDirectory("box", prefix: "bonework-facade")
         try PNG.write(Image(width: 4, height: 4, pixels: [UInt8](repeating: 255, count: 64)), to: dir + "/box.png")
         try "box.png\nsize: 4,4\nfilter: Linear,Linear\nbox\nbounds: 0,0,4,4\n".write(
             toFile: dir + "/box.atlas", atomically: true, encoding: .utf8)

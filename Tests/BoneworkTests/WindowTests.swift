@@ -1,3 +1,4 @@
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -19,7 +20,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         process.arguments = ["60", xvfbRun, "-a", binaries.appendingPathComponent(executable).path] + arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["BONEWORK_EXAMPLES"] = TestSupport.examplesDirectory
+        environment["BONEWORK_EXAMPLES"] = TestPaths.examples.path
         process.environment = environment
         let pipe = Pipe()
         process.standardError = pipe
@@ -38,7 +39,7 @@ import Testing
             let (status, errors) = try Self.run(example, ["--frames", "5"])
             #expect(status == 0, "\(example): \(errors)")
         }
-        let spineboy = TestSupport.examplesDirectory + "/spineboy"
+        let spineboy = TestPaths.example("spineboy")
         let (status, errors) = try Self.run(
             "bonework",
             ["view", spineboy + "/spineboy-pro.skel", "--atlas", spineboy + "/spineboy-pma.atlas", "--frames", "5"])

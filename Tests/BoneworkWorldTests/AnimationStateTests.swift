@@ -1,25 +1,10 @@
 import BoneworkConformance
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
 @testable import BoneworkWorld
-
-/// Loads an example skeleton (with its straight-alpha atlas) once per process.
-private enum StateFixtures {
-    static let examples = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/spine-examples")
-
-    static func load(_ skeleton: String, atlas: String) throws -> SkeletonData {
-        let a = try AtlasReader.read(file: examples.appendingPathComponent(atlas).path)
-        return try SkeletonLoader.load(file: examples.appendingPathComponent(skeleton).path, atlas: a)
-    }
-
-    static func spineboy() throws -> SkeletonData {
-        try load("spineboy/spineboy-pro.skel", atlas: "spineboy/spineboy.atlas")
-    }
-}
 
 /// Records the events a state delivers, with the number of the update they belong to.
 private final class StateEventLog {
@@ -38,7 +23,7 @@ private final class StateEventLog {
 
 @Suite struct AnimationStateTests {
     @Test func unknownNamesAreTypedErrors() throws {
-        let data = try StateFixtures.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World()
         let state = try world.animationState(try world.spawn(data))
         #expect(throws: AnimationStateError.unknownAnimation("moonwalk")) {
@@ -58,7 +43,7 @@ private final class StateEventLog {
     }
 
     @Test func disposedEntryHandlesAreRefused() throws {
-        let data = try StateFixtures.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World()
         let state = try world.animationState(try world.spawn(data))
         let walk = try state.setAnimation(0, "walk", loop: true)
@@ -83,7 +68,7 @@ private final class StateEventLog {
         // with delay 2 (mix walk -> jump 0.1):
         // - dt 0.0311: the delay passes during update 65, jump starts at 66, walk ends at 70;
         // - dt 1/32: the track time is exactly 2 after update 64, so jump starts at 65.
-        let data = try StateFixtures.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         func run(_ dt: Float) throws -> ([String], AnimationState) {
             let world = World()
             let mixes = AnimationStateData(skeletonData: data, defaultMix: 0.2)
@@ -113,7 +98,7 @@ private final class StateEventLog {
     }
 
     @Test func listenersRunInOrderAndMayCallBack() throws {
-        let data = try StateFixtures.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World()
         let entity = try world.spawn(data)
         let state = try world.animationState(entity)
@@ -147,7 +132,7 @@ private final class StateEventLog {
     }
 
     @Test func stateDataIsFrozenOnceUsed() throws {
-        let data = try StateFixtures.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let mixes = AnimationStateData(skeletonData: data, defaultMix: 0.2)
         try mixes.setMix(from: "walk", to: "jump", duration: 0.1)
         #expect(try mixes.mix(from: "walk", to: "jump") == 0.1)
@@ -163,7 +148,7 @@ private final class StateEventLog {
         let jump = try state.setAnimation(0, "jump", loop: false)
         #expect(try jump.mixDuration == 0.1)
         // Another skeleton's data is refused.
-        let raptor = try StateFixtures.load("raptor/raptor-pro.skel", atlas: "raptor/raptor.atlas")
+        let raptor = try ExampleSkeletons.load("raptor/raptor-pro.skel", atlas: "raptor/raptor.atlas")
         #expect(throws: AnimationStateError.skeletonMismatch) {
             _ = try AnimationStateStore(
                 compiled: CompiledSkeleton(raptor), data: AnimationStateData(skeletonData: data))
@@ -171,7 +156,7 @@ private final class StateEventLog {
     }
 
     @Test func zeroDurationLoopCompletesEveryUpdate() throws {
-        let data = try StateFixtures.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let index = try #require(data.findAnimation("aim"))
         #expect(data.animations[Int(index)].duration == 0)
         let world = World()
@@ -188,7 +173,7 @@ private final class StateEventLog {
 
     @Test func firstApplyFiresEventsFromTheStart() throws {
         // An explicitly set track time: the first apply fires every event from -1 up to it.
-        let data = try StateFixtures.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World()
         let state = try world.animationState(try world.spawn(data))
         let log = StateEventLog()
@@ -202,7 +187,7 @@ private final class StateEventLog {
     /// Many instances with different phases and queued changes: the events delivered and the
     /// pose applied are the same whether chunks of rows run on one thread or several.
     @Test func eventsAndPosesAreDeterministicAcrossThreadCounts() throws {
-        let data = try StateFixtures.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         func simulate(threads: Int) throws -> ([String], [Float]) {
             // The scheduler's own frame path, split into chunks of at least 16 rows whatever their cost.
             let scheduler = Scheduler(threads: threads)
@@ -247,7 +232,7 @@ private final class StateEventLog {
     /// Thousands of instances: once the pool has the entries the workload needs, frames and
     /// re-queued animations reuse them; the pool does not grow.
     @Test func entryPoolStopsGrowingAtTheWorkloadsHighWater() throws {
-        let data = try StateFixtures.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World()
         try world.setAnimationStateData(AnimationStateData(skeletonData: data, defaultMix: 0.2))
         var states: [AnimationState] = []
@@ -281,7 +266,7 @@ private final class StateEventLog {
     /// Frames with two tracks, mixing, events and listeners, and operations that queue new
     /// animations, allocate nothing once the pool and queues have grown to the workload.
     @Test func framesAndRequeuingDoNotAllocate() throws {
-        let data = try StateFixtures.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World()
         try world.setAnimationStateData(AnimationStateData(skeletonData: data, defaultMix: 0.2))
         var states: [AnimationState] = []
@@ -320,7 +305,7 @@ private final class StateEventLog {
     /// chain; updating and applying it needs no stack per entry, and once the mix time passes
     /// the whole chain ends in one update.
     @Test func deepInterruptChainsEndTogether() throws {
-        let data = try StateFixtures.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World()
         try world.setAnimationStateData(AnimationStateData(skeletonData: data, defaultMix: 0.25))
         let state = try world.animationState(try world.spawn(data))
@@ -352,7 +337,7 @@ private final class StateEventLog {
     /// Listeners run between the state systems of a frame; they may spawn and despawn
     /// instances (of the same skeleton) and the frame carries on with the rows as they are.
     @Test func listenersMaySpawnAndDespawn() throws {
-        let data = try StateFixtures.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World()
         var spawned: [Entity] = []
         var despawned = 0

@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -27,7 +28,7 @@ struct BatchSchemaTests {
 
     @Test("Every BatchColumns pointer is bound to a table of the schema")
     func everyPointerIsBound() throws {
-        for data in [try Examples.spineboy(), try Examples.chibi()] {
+        for data in [try ExampleSkeletons.spineboy(), try ExampleSkeletons.chibi()] {
             let batch = Batch(rig: CompiledSkeleton(data))
             var checked = 0
             for child in Mirror(reflecting: batch.columns()).children {
@@ -49,7 +50,7 @@ struct BatchSchemaTests {
 
     @Test("Growth, despawn and a new colour row keep every value")
     func valuesSurviveReallocation() throws {
-        let data = try Examples.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World()
         var entities: [Entity] = []
         for k in 0..<20 {

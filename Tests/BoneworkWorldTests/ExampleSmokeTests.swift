@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -8,23 +9,12 @@ import Testing
 /// sequences, clipping): they load into batches and play every animation with every skin.
 @Suite("Example skeletons")
 struct ExampleSmokeTests {
-    static let skeletonFiles: [String] = {
-        let base = PoseGoldens.assets.path
-        let examples = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
-        var files: [String] = []
-        for example in examples.sorted() {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: base + "/" + example)) ?? []
-            for name in names.sorted() where name.hasSuffix(".json") || name.hasSuffix(".skel") {
-                files.append(example + "/" + name)
-            }
-        }
-        return files
-    }()
+    static let skeletonFiles = TestPaths.skeletonFiles()
 
     static func atlas(for file: String) -> String {
         let example = String(file.split(separator: "/")[0])
         let synthetic = "\(example)/\(example)-synthetic.atlas"
-        if FileManager.default.fileExists(atPath: PoseGoldens.assets.appendingPathComponent(synthetic).path) {
+        if FileManager.default.fileExists(atPath: TestPaths.example(synthetic)) {
             return synthetic
         }
         return "\(example)/\(example).atlas"
@@ -32,12 +22,12 @@ struct ExampleSmokeTests {
 
     @Test("The examples are present")
     func examplesPresent() {
-        #expect(Self.skeletonFiles.count >= 40, "example exports not found under \(PoseGoldens.assets.path)")
+        #expect(Self.skeletonFiles.count >= 40, "example exports not found under \(TestPaths.examples.path)")
     }
 
     @Test("Plays every animation with every skin, world transforms stay finite", arguments: skeletonFiles)
     func playsEverything(_ file: String) throws {
-        let data = try Examples.load(file, atlas: Self.atlas(for: file))
+        let data = try ExampleSkeletons.load(file, atlas: Self.atlas(for: file))
         let world = World(trackCount: 2)
         var entities: [Entity] = [try world.spawn(data)]
         for skin in data.skins where skin.name != "default" {

@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -60,7 +61,7 @@ struct ParallelTests {
 
     static func datas() throws -> [SkeletonData] {
         if let loaded { return loaded }
-        let list = try skeletons.map { try Examples.load($0.skeleton, atlas: $0.atlas) }
+        let list = try skeletons.map { try ExampleSkeletons.load($0.skeleton, atlas: $0.atlas) }
         loaded = list
         return list
     }
@@ -243,7 +244,7 @@ struct ParallelTraceTests {
 extension ParallelTests {
     @Test("Chunks hold at least the minimum work measured on the previous frame")
     func chunksByMeasuredWork() throws {
-        let data = try Examples.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let scheduler = Scheduler(capacity: 4, clock: .threadCPU, threads: 2)
         scheduler.minimumChunkRows = 1
         let world = World(trackCount: 1, scheduler: scheduler)
@@ -271,7 +272,7 @@ extension ParallelTests {
 struct CompactSlotColumnTests {
     @Test("Colouring a slot no timeline colours adds a colour row to the batch; everything else is kept")
     func colourRowOnDemand() throws {
-        let data = try Examples.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World(trackCount: 1)
         let entities = try (0..<3).map { _ in try world.spawn(data) }
         for e in entities { try world.setAnimation(e, track: 0, "walk", loop: true) }

@@ -1,5 +1,6 @@
 import BoneworkConformance
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -12,8 +13,7 @@ import Testing
 /// `PoseConformanceTests`.
 @Suite("Path and physics poses")
 struct PathPhysicsPoseTests {
-    static let referenceTraces = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("ReferenceTraces/poses")
+    static let referenceTraces = TestPaths.referenceTraces.appendingPathComponent("poses")
 
     /// Every trace under Tests/ReferenceTraces/poses, relative to it, sorted.
     static func referenceTraceFiles() -> [String] {
@@ -43,10 +43,8 @@ struct PathPhysicsPoseTests {
         let reference = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any], "\(file)")
         let frames = try #require(reference["frames"] as? [[String: Any]])
-        let atlasPath = reference["atlas"] as? String
-        let atlas = try atlasPath.map { try AtlasReader.read(file: PoseGoldens.assets.appendingPathComponent($0).path) }
         let skeleton = try #require(reference["skeleton"] as? String)
-        let data = try SkeletonLoader.load(file: PoseGoldens.assets.appendingPathComponent(skeleton).path, atlas: atlas)
+        let data = try ExampleSkeletons.load(skeleton, atlas: reference["atlas"] as? String)
         let poses = try PoseTrace(
             data: data, skin: reference["skin"] as? String, animation: try #require(reference["animation"] as? String),
             loop: true, delta: Float(try #require(reference["dt"] as? Double)),

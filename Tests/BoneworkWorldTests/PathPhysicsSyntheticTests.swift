@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -13,8 +14,7 @@ import Testing
 /// box polygons and point attachments; the replay must match all of it.
 @Suite("Path, physics and sequence modes")
 struct PathPhysicsSyntheticTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("ReferenceTraces")
+    static let root = TestPaths.referenceTraces
 
     static let traces = ["paths-move", "paths-still", "physics-shake", "physics-spin", "sequences-frames"]
 
@@ -25,9 +25,7 @@ struct PathPhysicsSyntheticTests {
         let skeleton = try #require(reference["skeleton"] as? String)
         #expect(skeleton.hasPrefix("synthetic/"))
         let file = root.appendingPathComponent("skeletons/" + skeleton.dropFirst("synthetic/".count))
-        let atlas = try (reference["atlas"] as? String).map {
-            try AtlasReader.read(file: PoseGoldens.assets.appendingPathComponent($0).path)
-        }
+        let atlas = try (reference["atlas"] as? String).map { try ExampleSkeletons.atlas($0) }
         return (reference, try SkeletonLoader.load(file: file.path, atlas: atlas))
     }
 

@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -157,8 +158,7 @@ struct PathPhysicsUnitTests {
             ("celestial-circus/celestial-circus-pro.skel", "celestial-circus/celestial-circus.atlas", nil),
             ("snowglobe/snowglobe-pro.skel", "snowglobe/snowglobe.atlas", nil),
         ] as [(String, String, String?)] {
-            let a = try AtlasReader.read(file: PoseGoldens.assets.appendingPathComponent(atlas).path)
-            let data = try SkeletonLoader.load(file: PoseGoldens.assets.appendingPathComponent(skeleton).path, atlas: a)
+            let data = try ExampleSkeletons.load(skeleton, atlas: atlas)
             #expect(!data.pathConstraints.isEmpty || !data.physicsConstraints.isEmpty)
             for i in 0..<12 {
                 let e = try world.spawn(data, skin: skin)
@@ -190,9 +190,7 @@ struct PathPhysicsUnitTests {
         done.wait()
         #expect(Self.otherThreadScratch != first && Self.otherThreadScratch != 0)
         // A world with a large path (tank: 36 bones, 66 vertices) poses from the same buffer.
-        let atlas = try AtlasReader.read(file: PoseGoldens.assets.appendingPathComponent("tank/tank.atlas").path)
-        let data = try SkeletonLoader.load(
-            file: PoseGoldens.assets.appendingPathComponent("tank/tank-pro.skel").path, atlas: atlas)
+        let data = try ExampleSkeletons.load("tank/tank-pro.skel", atlas: "tank/tank.atlas")
         let rig = CompiledSkeleton(data)
         #expect(rig.tables.paths.scratchFloats > 256)
         let used = PathConstraintSolver.withScratch(rig.tables) { $0.map { UInt(bitPattern: $0) } }

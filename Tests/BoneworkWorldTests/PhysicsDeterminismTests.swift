@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -16,11 +17,8 @@ struct PhysicsDeterminismTests {
     static let delta: Float = 1 / 60
 
     static func load() throws -> SkeletonData {
-        let atlas = try AtlasReader.read(
-            file: PoseGoldens.assets.appendingPathComponent("celestial-circus/celestial-circus.atlas").path)
-        return try SkeletonLoader.load(
-            file: PoseGoldens.assets.appendingPathComponent("celestial-circus/celestial-circus-pro.skel").path,
-            atlas: atlas)
+        try ExampleSkeletons.load(
+            "celestial-circus/celestial-circus-pro.skel", atlas: "celestial-circus/celestial-circus.atlas")
     }
 
     /// A world of `instances` celestial-circus instances, each with its own animation and phase.

@@ -1,5 +1,6 @@
 import BoneworkConformance
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -7,13 +8,6 @@ import Testing
 
 /// The reference pose traces in ../shared/golden/poses, and which of them this engine must match.
 enum PoseGoldens {
-    /// The repository's sibling `shared` folder.
-    static let shared = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared")
-    static let poses = shared.appendingPathComponent("golden/poses")
-    static let assets = shared.appendingPathComponent("spine-examples")
-
     struct File: CustomTestStringConvertible, Sendable {
         /// Path relative to golden/poses, e.g. "spineboy/spineboy-pro.skel/walk.json".
         var path: String
@@ -26,8 +20,8 @@ enum PoseGoldens {
     static let all: [File] = {
         let features =
             (try? JSONSerialization.jsonObject(
-                with: Data(contentsOf: shared.appendingPathComponent("golden/features.json")))) as? [String: Any] ?? [:]
-        guard let walker = FileManager.default.enumerator(atPath: poses.path) else { return [] }
+                with: Data(contentsOf: TestPaths.featuresFile))) as? [String: Any] ?? [:]
+        guard let walker = FileManager.default.enumerator(atPath: TestPaths.poses.path) else { return [] }
         var files: [File] = []
         for case let path as String in walker where path.hasSuffix(".json") {
             let parts = path.split(separator: "/")
@@ -40,7 +34,7 @@ enum PoseGoldens {
             // A file that is a directory name ends in .json too ("x.json/"): keep only files.
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(
-                atPath: poses.appendingPathComponent(path).path, isDirectory: &isDirectory)
+                atPath: TestPaths.poses.appendingPathComponent(path).path, isDirectory: &isDirectory)
             if isDirectory.boolValue { continue }
             files.append(File(path: path, excluded: reasons.isEmpty ? nil : reasons.joined(separator: ", ")))
         }
@@ -55,7 +49,7 @@ struct PoseConformanceTests {
     @Test("The golden traces are present and accounted for")
     func goldensPresent() {
         // Missing files must fail, not shrink the parameterized test below to nothing.
-        #expect(PoseGoldens.all.count >= 300, "golden pose traces not found under \(PoseGoldens.poses.path)")
+        #expect(PoseGoldens.all.count >= 300, "golden pose traces not found under \(TestPaths.poses.path)")
         #expect(PoseGoldens.compared.count == PoseGoldens.all.count)
         #expect(PoseGoldens.compared.contains { $0.path.contains(".skel/") })
         #expect(PoseGoldens.compared.contains { $0.path.contains(".json/") })
@@ -71,7 +65,7 @@ struct PoseConformanceTests {
 
     @Test("Pose matches the reference trace", arguments: PoseGoldens.compared)
     func matchesReference(_ file: PoseGoldens.File) throws {
-        let url = PoseGoldens.poses.appendingPathComponent(file.path)
+        let url = TestPaths.poses.appendingPathComponent(file.path)
         let reference = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any], "\(file.path)")
         let skeleton = try #require(reference["skeleton"] as? String)
@@ -80,8 +74,7 @@ struct PoseConformanceTests {
         let dt = try #require(reference["dt"] as? Double)
         let frames = try #require(reference["frames"] as? [[String: Any]])
         let atlasPath = reference["atlas"] as? String
-        let atlas = try atlasPath.map { try AtlasReader.read(file: PoseGoldens.assets.appendingPathComponent($0).path) }
-        let data = try SkeletonLoader.load(file: PoseGoldens.assets.appendingPathComponent(skeleton).path, atlas: atlas)
+        let data = try ExampleSkeletons.load(skeleton, atlas: atlasPath)
         let poses = try PoseTrace(
             data: data, skin: reference["skin"] as? String, animation: animation,
             loop: reference["loop"] as? Bool ?? true, delta: Float(dt), steps: steps

@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -93,7 +94,7 @@ struct PoseLaneTests {
             for lane in 0..<4 {
                 let e = ArcTangent.atan2(y[lane], x[lane])
                 let same =
-                    (t[lane].bitPattern == e.bitPattern || (t[lane].isNaN && e.isNaN))
+                    FloatBits.same(t[lane], e)
                     && (degrees[lane].bitPattern == ArcTangent.atan2Deg(y[lane], x[lane]).bitPattern
                         || degrees[lane].isNaN && e.isNaN)
                 if !same {
@@ -128,7 +129,8 @@ struct PoseLaneTests {
 
     @Test("Instances of different skins in one lane group are posed correctly (together when their programs agree)")
     func mixedPlans() throws {
-        let data = try Examples.load("mix-and-match/mix-and-match-pro.skel", atlas: "mix-and-match/mix-and-match.atlas")
+        let data = try ExampleSkeletons.load(
+            "mix-and-match/mix-and-match-pro.skel", atlas: "mix-and-match/mix-and-match.atlas")
         let skins = data.skins.map(\.name).filter { $0 != "default" }.prefix(3)
         #expect(skins.count == 3)
         // Skins without bones or constraints of their own share one update program.

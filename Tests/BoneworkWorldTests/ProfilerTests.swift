@@ -1,5 +1,6 @@
 import BoneworkFormat
 import BoneworkProfiling
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -13,7 +14,7 @@ struct ProfilerTests {
 
     /// A world of `count` spineboys walking and running, profiled over `capacity` frames.
     static func world(count: Int, threads: Int, capacity: Int) throws -> World {
-        let data = try Examples.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let scheduler = Scheduler(capacity: capacity, clock: .threadCPU, threads: threads)
         scheduler.minimumChunkRows = 4
         scheduler.minimumChunkMicroseconds = 0

@@ -1,5 +1,6 @@
 import BoneworkConformance
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -22,7 +23,7 @@ struct ReplayedPoseTrace {
 
     init(_ file: PoseGoldens.File) throws {
         self.file = file
-        let url = PoseGoldens.poses.appendingPathComponent(file.path)
+        let url = TestPaths.poses.appendingPathComponent(file.path)
         let reference = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any], "\(file.path)")
         let skeleton = try #require(reference["skeleton"] as? String)
@@ -30,10 +31,7 @@ struct ReplayedPoseTrace {
         steps = try #require(reference["steps"] as? Int)
         dt = try #require(reference["dt"] as? Double)
         let frames = try #require(reference["frames"] as? [[String: Any]])
-        let atlas = try (reference["atlas"] as? String).map {
-            try AtlasReader.read(file: PoseGoldens.assets.appendingPathComponent($0).path)
-        }
-        data = try SkeletonLoader.load(file: PoseGoldens.assets.appendingPathComponent(skeleton).path, atlas: atlas)
+        data = try ExampleSkeletons.load(skeleton, atlas: reference["atlas"] as? String)
         skin = reference["skin"] as? String
         loop = reference["loop"] as? Bool ?? true
         wanted = Set(frames.compactMap { $0["step"] as? Int })

@@ -1,5 +1,6 @@
 import BoneworkConformance
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -9,11 +10,7 @@ import Testing
 /// through `ScenarioRunner` and its trace compared with the reference's, with the rules of
 /// `shared/tools/compare-trace.py` (events exact, numbers within 1e-3 relative).
 @Suite struct ScenarioConformanceTests {
-    fileprivate static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/golden/scenarios")
-    fileprivate static let examples = folder.deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("spine-examples")
+    fileprivate static let folder = TestPaths.scenarios
 
     /// Scenarios whose poses need a pose feature the engine does not have yet: their events,
     /// track states, attachments, colours and draw order must match; bone mismatches are
@@ -43,7 +40,7 @@ import Testing
         let expectedBytes = try SkeletonLoader.readFile(
             Self.folder.appendingPathComponent("\(name).expected.json").path)
         let scenario = try Scenario(json: script, file: name)
-        let trace = try ScenarioRunner.run(scenario, assets: Self.examples.path)
+        let trace = try ScenarioRunner.run(scenario, assets: TestPaths.examples.path)
         let actual = try #require(try JSONSerialization.jsonObject(with: Data(trace.json().utf8)) as? [String: Any])
         let expected = try #require(try JSONSerialization.jsonObject(with: Data(expectedBytes)) as? [String: Any])
         #expect(actual["format"] as? String == "spine-scenario-trace-1")

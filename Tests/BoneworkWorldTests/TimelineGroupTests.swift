@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -16,10 +17,10 @@ struct TimelineGroupTests {
     /// delay, a non-looping entry running past its end. More than one run of rows
     /// (`StateWorkspace.runCapacity`). Returns the poses every few frames.
     static func poses(groups: Bool, layout: ColumnLayout) throws -> [[[UInt32]]] {
-        let spineboy = try Examples.spineboy()
-        let mixAndMatch = try Examples.load(
+        let spineboy = try ExampleSkeletons.spineboy()
+        let mixAndMatch = try ExampleSkeletons.load(
             "mix-and-match/mix-and-match-pro.skel", atlas: "mix-and-match/mix-and-match.atlas")
-        let tank = try Examples.load("tank/tank-pro.skel", atlas: "tank/tank.atlas")
+        let tank = try ExampleSkeletons.load("tank/tank-pro.skel", atlas: "tank/tank.atlas")
         let skins = mixAndMatch.skins.map(\.name).filter { $0 != "default" }.prefix(4)
         let world = World(layout: layout, trackCount: 2)
         var entities: [Entity] = []
@@ -69,7 +70,7 @@ struct TimelineGroupTests {
 
     @Test("Only plain rows join a group: track 0 at full alpha, not mixing, not delayed, not ending")
     func plainRows() throws {
-        let data = try Examples.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World(trackCount: 2)
         var entities: [Entity] = []
         for _ in 0..<7 { entities.append(try world.spawn(data)) }

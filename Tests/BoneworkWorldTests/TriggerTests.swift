@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkTestSupport
 import BoneworkTriggers
 import Foundation
 import Testing
@@ -8,10 +9,6 @@ import Testing
 /// A world of spineboys with a locomotion scope on track 0: triggers, in priority order,
 /// "mood" (Int: 1 -> jump once... here: `jump` looping) and "speed" (bucket: idle/walk/run).
 private final class TriggerFixture {
-    static let examples = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/spine-examples")
-
     let world = World()
     let triggers: TriggerSystem
     let speed: ValueColumn
@@ -19,12 +16,6 @@ private final class TriggerFixture {
     let hit: ValueColumn
     let locomotion: TriggerScope
     var entities: [Entity] = []
-
-    static func spineboy() throws -> SkeletonData {
-        let a = try AtlasReader.read(file: examples.appendingPathComponent("spineboy/spineboy.atlas").path)
-        return try SkeletonLoader.load(
-            file: examples.appendingPathComponent("spineboy/spineboy-pro.skel").path, atlas: a)
-    }
 
     static func moodTrigger(_ column: ValueColumn) -> AnimationTrigger {
         AnimationTrigger(
@@ -41,7 +32,7 @@ private final class TriggerFixture {
     }
 
     init(count: Int = 3) throws {
-        let data = try Self.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         triggers = TriggerSystem(world: world)
         speed = triggers.addColumn("speed")
         mood = triggers.addColumn("mood")
@@ -265,7 +256,7 @@ private final class TriggerFixture {
         let f = try TriggerFixture(count: 2)
         f.frame()
         try f.world.despawn(f.entities[0])
-        let data = try TriggerFixture.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let reused = try f.world.spawn(data)
         #expect(reused.index == f.entities[0].index)
         #expect(!f.locomotion.contains(reused))

@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -82,7 +83,7 @@ struct VertexLaneTests {
 
     static func run(layout: ColumnLayout, blockRows: Int) throws -> Run {
         // Each workload loads its own data, so each gets its own batch.
-        let datas = try workloads.map { try Examples.load($0.skeleton, atlas: $0.atlas) }
+        let datas = try workloads.map { try ExampleSkeletons.load($0.skeleton, atlas: $0.atlas) }
         let scheduler = Scheduler(capacity: 4, clock: .wall, threads: 1)
         scheduler.blockRows = blockRows
         let log = Log()

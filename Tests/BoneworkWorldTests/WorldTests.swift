@@ -1,25 +1,9 @@
 import BoneworkFormat
+import BoneworkTestSupport
 import Foundation
 import Testing
 
 @testable import BoneworkWorld
-
-/// Example skeletons used by the storage tests (loaded once per process).
-enum Examples {
-    static func load(_ skeleton: String, atlas: String) throws -> SkeletonData {
-        let base = PoseGoldens.assets
-        let atlas = try AtlasReader.read(file: base.appendingPathComponent(atlas).path)
-        return try SkeletonLoader.load(file: base.appendingPathComponent(skeleton).path, atlas: atlas)
-    }
-
-    static func chibi() throws -> SkeletonData {
-        try load("chibi-stickers/chibi-stickers.json", atlas: "chibi-stickers/chibi-stickers.atlas")
-    }
-
-    static func spineboy() throws -> SkeletonData {
-        try load("spineboy/spineboy-pro.skel", atlas: "spineboy/spineboy.atlas")
-    }
-}
 
 @Suite("Batch storage")
 struct WorldTests {
@@ -54,8 +38,8 @@ struct WorldTests {
         "Instances with different skins, animations and phases share a batch without disturbing each other",
         arguments: [ColumnLayout.instanceMajor, ColumnLayout(chunkSize: 8)])
     func survivorsMatchLoneInstances(layout: ColumnLayout) throws {
-        let chibi = try Examples.chibi()
-        let spineboy = try Examples.spineboy()
+        let chibi = try ExampleSkeletons.chibi()
+        let spineboy = try ExampleSkeletons.spineboy()
         let skins: [String?] = [nil] + chibi.skins.map(\.name).filter { $0 != "default" }
         let world = World(layout: layout, trackCount: 2)
         var specs: [Entity: Spec] = [:]
@@ -100,7 +84,7 @@ struct WorldTests {
 
     @Test("A stale handle is refused, never aimed at the instance that reuses its slot")
     func staleHandleRefused() throws {
-        let data = try Examples.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World()
         let a = try world.spawn(data)
         let other = try world.spawn(data)
@@ -123,7 +107,7 @@ struct WorldTests {
 
     @Test("Despawning the last row and respawning keeps every handle pointing at its own instance")
     func handlesFollowMovedRows() throws {
-        let data = try Examples.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World()
         let entities = try (0..<5).map { _ in try world.spawn(data) }
         for (i, e) in entities.enumerated() {
@@ -142,8 +126,8 @@ struct WorldTests {
 
     /// A world in steady state: both example skeletons, many instances, a few frames run.
     static func steadyWorld(instances: Int) throws -> World {
-        let chibi = try Examples.chibi()
-        let spineboy = try Examples.spineboy()
+        let chibi = try ExampleSkeletons.chibi()
+        let spineboy = try ExampleSkeletons.spineboy()
         let world = World()
         for i in 0..<instances {
             if i % 2 == 0 {
@@ -190,7 +174,7 @@ struct WorldTests {
 
     @Test("Skins activate their bones and constraints; other skins' bones stay at the identity")
     func skinPlans() throws {
-        let chibi = try Examples.chibi()
+        let chibi = try ExampleSkeletons.chibi()
         let rig = CompiledSkeleton(chibi)
         let required = chibi.bones.indices.filter { chibi.bones[$0].skinRequired }
         try #require(!required.isEmpty, "chibi-stickers has skin-required bones")
@@ -210,7 +194,7 @@ struct WorldTests {
 
     @Test("Event keys fire once per pass, with completions, in the reference's order")
     func eventsFire() throws {
-        let data = try Examples.spineboy()
+        let data = try ExampleSkeletons.spineboy()
         let world = World()
         let e = try world.spawn(data)
         try world.setAnimation(e, "walk", loop: true)

@@ -1,5 +1,4 @@
 import BoneworkProfiling
-import BoneworkWorld
 import Foundation
 import Testing
 
@@ -13,7 +12,7 @@ import Testing
 ///
 /// Tests run in parallel threads that share the heap, so `isolatedAllocationDelta` measures in
 /// a forked child process, where the measuring thread is the only one.
-enum MallocProbe {
+public enum MallocProbe {
     private typealias MallocHook = @convention(c) (UnsafeRawPointer?, Int) -> Void
     private typealias FreeHook = @convention(c) (UnsafeRawPointer?) -> Void
     private typealias InstallHooks = @convention(c) (MallocHook?, FreeHook?) -> Int32
@@ -32,7 +31,7 @@ enum MallocProbe {
         if MallocProbe.sanitizerCounting { MallocProbe.sanitizerAllocatedBytes &+= max(1, size) }
     }
     /// Whether this process was built with a sanitizer, whose allocator replaces glibc's.
-    static let underSanitizer: Bool = {
+    public static let underSanitizer: Bool = {
         guard let handle = dlopen(nil, RTLD_NOW) else { return false }
         return dlsym(handle, "__sanitizer_get_current_allocated_bytes") != nil
     }()
@@ -40,7 +39,7 @@ enum MallocProbe {
     /// Checks that the probe saw `probe` bytes from code that certainly allocates. Under
     /// ThreadSanitizer neither glibc's statistics nor allocation hooks see its allocator: a known
     /// issue there (the frame checks that follow then prove nothing and say so).
-    static func expectProbeWorks(_ probe: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    public static func expectProbeWorks(_ probe: Int, sourceLocation: SourceLocation = #_sourceLocation) {
         if underSanitizer {
             withKnownIssue("allocation counting under this sanitizer", isIntermittent: true) {
                 #expect(probe > 0, sourceLocation: sourceLocation)
@@ -54,7 +53,7 @@ enum MallocProbe {
     /// the debug build's unspecialized generic code (array iteration in the scheduler's loops)
     /// allocates the frames of its accessor coroutines, which fit in the caller's buffer in a
     /// normal build; that is reported as a known issue, the count is still shown.
-    static func expectNoFrameAllocations(_ delta: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    public static func expectNoFrameAllocations(_ delta: Int, sourceLocation: SourceLocation = #_sourceLocation) {
         if underSanitizer {
             withKnownIssue(
                 "AddressSanitizer build: accessor coroutine frames of unspecialized generic code",
@@ -73,7 +72,7 @@ enum MallocProbe {
     /// The change in heap bytes across `body` (`HeapProbe.allocatedBytes`: glibc's statistics with
     /// the calling thread's chunk cache emptied first, so a transient allocation shows too); under a
     /// sanitizer, the bytes of every allocation the body makes. nil where neither can be read.
-    static func allocationDelta(_ body: () -> Void) -> Int? {
+    public static func allocationDelta(_ body: () -> Void) -> Int? {
         if let install = installSanitizerHooks {
             // Under AddressSanitizer malloc is the sanitizer's, and glibc's statistics stay still:
             // count the bytes of every allocation the body makes instead (freed or not).
@@ -86,14 +85,16 @@ enum MallocProbe {
         return HeapProbe.allocatedBytes(during: body)
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    /// The child process could not be started or gave no result.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public var description: String
     }
 
     /// `allocationDelta(body)` measured in a child process forked from this one: the child has
     /// only the calling thread, so no other test's allocations mix in. Whatever `body` needs
     /// (types, lazily created data) should have been used once before, here in the parent.
-    static func isolatedAllocationDelta(timeoutSeconds: Int32 = 120, _ body: () -> Void) throws -> Int {
+    public static func isolatedAllocationDelta(timeoutSeconds: Int32 = 120, _ body: () -> Void) throws -> Int {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw Failure(description: "pipe failed") }
         let pid = fork()
