@@ -1,6 +1,9 @@
 import BoneworkFormat
 import Foundation
 
+// Slightly over 500 lines: the solver's steps (spacing, positions along the curve, bone
+// placement) read one shared scratch layout top to bottom; its tables are in PathTables.swift.
+
 /// Path constraints: place and rotate a chain of bones along the path attachment shown in the
 /// target slot. Spacing (length, fixed, percent, proportional), position (fixed, percent) and
 /// rotation (tangent, chain, chain scale) follow the reference, as do closed and
