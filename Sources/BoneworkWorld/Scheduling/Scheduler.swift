@@ -163,15 +163,9 @@ public final class Scheduler {
                 store.collect(workers: 2 * chunks)
                 store.drain()
             } else {
-                if systems.state {
-                    let chunks = runPass(batch, index, systems, delta: delta, stages: .state)
-                    store.collect(workers: 2 * chunks)
-                    store.drain()
-                }
+                if systems.state { runDelivering(batch, index, systems, delta: delta, stages: .state) }
                 if systems.apply && batch.count > 0 {
-                    let chunks = runPass(batch, index, systems, delta: delta, stages: .apply)
-                    store.collect(workers: 2 * chunks)
-                    store.drain()
+                    runDelivering(batch, index, systems, delta: delta, stages: .apply)
                 }
                 // Listeners may have spawned or despawned instances: rows are counted again.
                 if batch.count > 0 {
@@ -199,27 +193,32 @@ public final class Scheduler {
     /// timeline apply and world transforms (where application code changes the local pose). The
     /// application API updates one drawable this way while others share its world.
     public func run(_ batch: Batch, rows: Range<Int>, delta: Float, afterApply: (() -> Void)? = nil) {
-        let rows = rows.clamped(to: 0..<batch.count)
         let systems = FrameSystems(enabled)
         profiler.beginFrame()
         batch.clearEvents()
-        let index = 0
-        let store = batch.animationStates
+        // Listeners and the callback may despawn rows: each pass takes the rows still there.
         if systems.state {
-            runPass(batch, index, systems, delta: delta, stages: .state, rows: rows)
-            store.collect(workers: 2)
-            store.drain()
+            runDelivering(batch, 0, systems, delta: delta, stages: .state, rows: rows.clamped(to: 0..<batch.count))
         }
         if systems.apply {
-            runPass(batch, index, systems, delta: delta, stages: .apply, rows: rows)
-            store.collect(workers: 2)
-            store.drain()
+            runDelivering(batch, 0, systems, delta: delta, stages: .apply, rows: rows.clamped(to: 0..<batch.count))
         }
         afterApply?()
-        // Listeners or the callback may have despawned rows.
         let remaining = rows.clamped(to: 0..<batch.count)
-        if !remaining.isEmpty { runPass(batch, index, systems, delta: delta, stages: .pose, rows: remaining) }
+        if !remaining.isEmpty { runPass(batch, 0, systems, delta: delta, stages: .pose, rows: remaining) }
         profiler.endFrame(instances: remaining.count, batches: 1)
+    }
+
+    /// A state or apply pass, then its events delivered on the calling thread in row order
+    /// (update events before apply events).
+    private func runDelivering(
+        _ batch: Batch, _ index: Int, _ systems: FrameSystems, delta: Float, stages: Stages,
+        rows: Range<Int>? = nil
+    ) {
+        if let rows, rows.isEmpty { return }
+        let chunks = runPass(batch, index, systems, delta: delta, stages: stages, rows: rows)
+        batch.animationStates.collect(workers: 2 * chunks)
+        batch.animationStates.drain()
     }
 
     /// Thread CPU nanoseconds the current batch's passes took so far this frame.
