@@ -112,7 +112,7 @@ struct PathPhysicsSyntheticTests {
             for (s, value) in uvs.enumerated() {
                 guard let expected = value as? [Double] else { continue }
                 let image = SlotSystem.imageFrame(
-                    cols, rig, r, slot: s, attachment: Int(cols.attachment[r.slot(s)]))
+                    SlotColumns(cols), rig, r, slot: s, attachment: Int(cols.attachment[r.slot(s)]))
                 guard image >= 0 else { return "slot '\(data.slots[s].name)': no image" }
                 let f = data.attachmentFrames[Int(image)]
                 let ours: [Float]

@@ -35,7 +35,7 @@ struct PathPhysicsUnitTests {
         let r = cols.rows(row)
         var bits: [UInt32] = []
         for k in 0..<batch.rig.tables.physicsCount {
-            let s = PhysicsConstraintSolver.State(cols, row: r.physics(k))
+            let s = PhysicsConstraintSolver.State(PoseColumns(cols), row: r.physics(k))
             for f in 0..<PhysicsField.count { bits.append(s[f].bitPattern) }
             bits.append(UInt32(bitPattern: cols.physicsReset[r.physics(k)]))
         }
@@ -47,7 +47,7 @@ struct PathPhysicsUnitTests {
         let cols = batch.columns()
         let r = cols.rows(row)
         return (0..<batch.rig.tables.physicsCount).flatMap { k -> [Float] in
-            let s = PhysicsConstraintSolver.State(cols, row: r.physics(k))
+            let s = PhysicsConstraintSolver.State(PoseColumns(cols), row: r.physics(k))
             return [s[PhysicsField.xVelocity], s[PhysicsField.yVelocity], s[PhysicsField.rotateVelocity]]
         }
     }

@@ -94,7 +94,7 @@ struct PhysicsDeterminismTests {
             let workers = self.workers
             let reversed = self.reversed
             DispatchQueue.concurrentPerform(iterations: workers) { w in
-                let cols = shared.cols
+                let views = SystemViews(shared.cols)
                 let rig = shared.rig
                 var mine = Array(stride(from: w, to: chunkCount, by: workers))
                 if reversed || w % 2 == 1 { mine.reverse() }
@@ -102,13 +102,13 @@ struct PhysicsDeterminismTests {
                     let range = (c * chunkSize)..<min(count, (c + 1) * chunkSize)
                     let ws = shared.store.workspace(c)
                     for row in range { shared.kernel.update(row: row, delta: delta, &ws.events) }
-                    for row in range { _ = shared.kernel.apply(row: row, cols, ws) }
-                    for i in range { cols.time[i] += delta }
-                    PoseSystem.update(cols, rig, range: range)
+                    for row in range { _ = shared.kernel.apply(row: row, views.apply, ws) }
+                    for i in range { views.pose.time[i] += delta }
+                    PoseSystem.update(views.pose, rig, range: range)
                     let out = shared.scratch[c]
                     out.drawCount = 0
-                    SlotSystem.update(cols, rig, range: range, into: out)
-                    VertexSystem.update(cols, rig, draws: 0..<out.drawCount, into: out)
+                    SlotSystem.update(views.slots, rig, range: range, into: out)
+                    VertexSystem.update(views.vertices, rig, draws: 0..<out.drawCount, into: out)
                 }
             }
             store.collect(workers: chunkCount)
@@ -170,7 +170,7 @@ struct PhysicsDeterminismTests {
         for row in 0..<batch.count {
             let r = cols.rows(row)
             for k in 0..<batch.data.physicsConstraints.count {
-                let s = PhysicsConstraintSolver.State(cols, row: r.physics(k))
+                let s = PhysicsConstraintSolver.State(PoseColumns(cols), row: r.physics(k))
                 if s[PhysicsField.rotateVelocity] != 0 || s[PhysicsField.xVelocity] != 0 { moving += 1 }
             }
         }

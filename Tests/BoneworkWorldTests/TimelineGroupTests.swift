@@ -90,7 +90,7 @@ struct TimelineGroupTests {
         let (batch, _) = try world.locate(entities[0])
         let store = batch.animationStates
         let ws = store.workspace(0)
-        store.kernel.applyGroupedTimelines(0..<7, batch.columns(), ws)
+        store.kernel.applyGroupedTimelines(0..<7, batch.views.apply, ws)
         let flags = (0..<7).map { ws.groupedApplied[$0] }
         #expect(flags == [1, 1, 0, 0, 0, 0, 0])
     }

@@ -113,7 +113,7 @@ struct VertexLaneTests {
             log.rows.append(Array(repeating: [:], count: world.batches.count))
             world.update(delta)
         }
-        return Run(log: log.rows, lanes: world.batches.map { VertexSystem.lanesApply($0.columns()) })
+        return Run(log: log.rows, lanes: world.batches.map { VertexSystem.lanesApply($0.views.vertices) })
     }
 
     /// Records the first difference between `a` (scalar path) and `b`, by frame, batch, row,

@@ -460,7 +460,7 @@ public final class AnimationStateStore {
     /// Poses one row from its tracks and delivers its events (single-threaded use).
     @discardableResult
     func apply(row: Int, columns: BatchColumns) -> Bool {
-        let applied = kernel.apply(row: row, columns, mainWorkspace)
+        let applied = kernel.apply(row: row, ApplyColumns(columns), mainWorkspace)
         queue.append(contentsOf: mainWorkspace.events)
         mainWorkspace.events.removeAll()
         drain()

@@ -14,7 +14,7 @@ extension StateKernel {
     /// the reference's rules for alpha, hold, attachments, draw order and rotation memory.
     /// Queues user events and completions to `ws.events`. Returns whether any track applied.
     @discardableResult
-    func apply(row: Int, _ cols: BatchColumns, _ ws: StateWorkspace) -> Bool {
+    func apply(row: Int, _ cols: ApplyColumns, _ ws: StateWorkspace) -> Bool {
         applyRow(row, cols, ws, groupedApplied: false, trackZeroTime: 0)
     }
 
@@ -23,7 +23,7 @@ extension StateKernel {
     /// whose track 0 plays plainly, timeline by timeline over the rows that share its animation
     /// (`applyGroupedTimelines`), then each row's remaining work, the per-row body inlined in one
     /// loop.
-    func apply(rows: Range<Int>, _ cols: BatchColumns, _ ws: StateWorkspace) {
+    func apply(rows: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace) {
         var start = rows.lowerBound
         while start < rows.upperBound {
             let end = min(rows.upperBound, start &+ StateWorkspace.runCapacity)
@@ -46,7 +46,7 @@ extension StateKernel {
     @inline(__always)
     @discardableResult
     private func applyRow(
-        _ row: Int, _ cols: BatchColumns, _ ws: StateWorkspace, groupedApplied: Bool, trackZeroTime: Float
+        _ row: Int, _ cols: ApplyColumns, _ ws: StateWorkspace, groupedApplied: Bool, trackZeroTime: Float
     ) -> Bool {
         if changed[row] != 0 { animationsChanged(row: row, ws) }
         let ctx = InstanceContext(cols, rig, instance: row)
@@ -180,7 +180,7 @@ extension StateKernel {
     /// Applies the entries mixing out below `top` (deepest first, without using stack per
     /// entry) and returns `top`'s mix percentage (0 to 1).
     func applyMixingFrom(
-        _ top: Int, _ blendIn: MixBlend, _ cols: BatchColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
+        _ top: Int, _ blendIn: MixBlend, _ cols: ApplyColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
         _ fired: inout FiredKeys, _ ws: StateWorkspace
     ) -> Float {
         var from = Int(e.state[top].mixingFrom)
@@ -200,7 +200,7 @@ extension StateKernel {
     /// One step of `applyMixingFrom`: applies `from`, mixing out below `to`, and returns `to`'s
     /// mix percentage.
     private func applyMix(
-        to: Int, from: Int, _ blendIn: MixBlend, _ cols: BatchColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
+        to: Int, from: Int, _ blendIn: MixBlend, _ cols: ApplyColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
         _ fired: inout FiredKeys, _ ws: StateWorkspace
     ) -> Float {
         var blend = blendIn
@@ -380,7 +380,7 @@ extension StateKernel {
     /// Returns whether it left the slot in the `setup` state.
     @inline(__always) @discardableResult
     func applyAttachment(
-        _ tl: Int, _ cols: BatchColumns, _ ctx: InstanceContext, _ time: Float, _ blend: MixBlend,
+        _ tl: Int, _ cols: ApplyColumns, _ ctx: InstanceContext, _ time: Float, _ blend: MixBlend,
         _ attachments: Bool, _ unkeyedBase: Int32
     ) -> Bool {
         let timeline = rig.timelines[tl]
@@ -408,7 +408,7 @@ extension StateKernel {
     /// timeline, else with the rotation memory (see `mixRotation`).
     @inline(__always)
     func applyRotate(
-        _ tl: Int, _ cols: BatchColumns, _ ctx: InstanceContext, _ time: Float, _ alpha: Float, _ blend: MixBlend,
+        _ tl: Int, _ cols: ApplyColumns, _ ctx: InstanceContext, _ time: Float, _ alpha: Float, _ blend: MixBlend,
         _ memory: UnsafeMutablePointer<Float>, _ firstFrame: Bool
     ) {
         if firstFrame { memory[0] = 0 }

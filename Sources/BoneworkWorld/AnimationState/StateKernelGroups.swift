@@ -11,7 +11,7 @@ extension StateKernel {
     /// once for the group instead of once per row. Rows are separate instances and these
     /// timelines commute with the other kinds, so each row ends with the values the
     /// reference's order gives.
-    func applyGroupedTimelines(_ rows: Range<Int>, _ cols: BatchColumns, _ ws: StateWorkspace) {
+    func applyGroupedTimelines(_ rows: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace) {
         var n = 0
         for row in rows {
             // Mix modes first, as `applyRow` does (they do not change what is plain).
@@ -59,7 +59,7 @@ extension StateKernel {
     /// One animation's grouped timelines over run rows `group` (one plan). Each kind's loop is
     /// a function of its own, so that each is compiled with the registers to itself (a single
     /// function with every loop kept the translate evaluation out of line).
-    private func applyGroup(animation: Int, plan: Int, _ group: Range<Int>, _ cols: BatchColumns, _ ws: StateWorkspace)
+    private func applyGroup(animation: Int, plan: Int, _ group: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace)
     {
         let list = rig.animTimelineLists + Int(rig.animGroupedStart[animation])
         let boneActive = rig.planBoneActive + plan &* rig.boneCount
@@ -89,7 +89,7 @@ extension StateKernel {
 
     @inline(never)
     private func rotate(
-        _ timeline: UnsafePointer<CompiledTimeline>, _ group: Range<Int>, _ cols: BatchColumns, _ ws: StateWorkspace
+        _ timeline: UnsafePointer<CompiledTimeline>, _ group: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace
     ) {
         let bone = Int(timeline.pointee.target)
         let offset = bone &* cols.layout.stride
@@ -111,7 +111,7 @@ extension StateKernel {
 
     @inline(never)
     private func translate(
-        _ timeline: UnsafePointer<CompiledTimeline>, _ group: Range<Int>, _ cols: BatchColumns, _ ws: StateWorkspace
+        _ timeline: UnsafePointer<CompiledTimeline>, _ group: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace
     ) {
         let bone = Int(timeline.pointee.target)
         let offset = bone &* cols.layout.stride
@@ -127,7 +127,7 @@ extension StateKernel {
 
     @inline(never)
     private func scale(
-        _ timeline: UnsafePointer<CompiledTimeline>, _ group: Range<Int>, _ cols: BatchColumns, _ ws: StateWorkspace
+        _ timeline: UnsafePointer<CompiledTimeline>, _ group: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace
     ) {
         let bone = Int(timeline.pointee.target)
         let offset = bone &* cols.layout.stride
@@ -143,7 +143,7 @@ extension StateKernel {
 
     @inline(never)
     private func ik(
-        _ timeline: UnsafePointer<CompiledTimeline>, _ group: Range<Int>, _ cols: BatchColumns, _ ws: StateWorkspace
+        _ timeline: UnsafePointer<CompiledTimeline>, _ group: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace
     ) {
         let constraint = Int(timeline.pointee.target)
         let offset = constraint &* cols.layout.stride
@@ -156,7 +156,7 @@ extension StateKernel {
 
     @inline(never)
     private func transform(
-        _ timeline: UnsafePointer<CompiledTimeline>, _ group: Range<Int>, _ cols: BatchColumns, _ ws: StateWorkspace
+        _ timeline: UnsafePointer<CompiledTimeline>, _ group: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace
     ) {
         let constraint = Int(timeline.pointee.target)
         let offset = constraint &* cols.layout.stride
@@ -174,7 +174,7 @@ extension StateKernel {
     /// functions.
     @inline(never)
     private func rowByRow(
-        _ timeline: UnsafePointer<CompiledTimeline>, _ group: Range<Int>, _ cols: BatchColumns, _ ws: StateWorkspace
+        _ timeline: UnsafePointer<CompiledTimeline>, _ group: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace
     ) {
         var none: FiredKeys? = nil
         for j in group {

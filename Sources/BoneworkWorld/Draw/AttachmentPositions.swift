@@ -78,16 +78,16 @@ public struct PointAttachmentPosition: Equatable, Sendable {
 /// per case (deformed or not, whole attachments only). Both follow the reference's operation
 /// order, so their results are bit-identical; the pose and render conformance tests check both.
 struct AttachmentWorldVertices {
-    let cols: BatchColumns
+    let cols: AttachmentColumns
     let r: InstanceRows
     let vertices: UnsafePointer<Float>
     /// [n, bone * n] per vertex; nil when unweighted.
     let bones: UnsafePointer<Int32>?
-    let deform: UnsafeMutablePointer<Float>?
+    let deform: UnsafePointer<Float>?
     let slotBone: Int
 
     @inline(__always)
-    init(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, slot: Int, attachment: Int) {
+    init(_ cols: AttachmentColumns, _ rig: RigTables, _ r: InstanceRows, slot: Int, attachment: Int) {
         self.cols = cols
         self.r = r
         vertices = rig.vertexPool + Int(rig.attachmentVertexStart[attachment])
@@ -164,7 +164,7 @@ struct AttachmentWorldVertices {
 
 extension Batch {
     /// Whether slot `slot` of row `row` is updated under the row's skin.
-    private func slotIsActive(_ cols: BatchColumns, row: Int, slot: Int) -> Bool {
+    private func slotIsActive(_ cols: AttachmentColumns, row: Int, slot: Int) -> Bool {
         let t = rig.tables
         let plan = Int(cols.plan[row])
         return t.planBoneActive[plan &* t.boneCount &+ Int(t.slotBone[slot])] != 0
@@ -175,7 +175,7 @@ extension Batch {
     /// no bounding box, its bone is inactive, or `out` is too small. Does not allocate.
     public func boundingBoxVertices(row: Int, slot: Int, into out: UnsafeMutableBufferPointer<Float>) -> Int? {
         guard row >= 0, row < count, slot >= 0, slot < rig.slotCount, let base = out.baseAddress else { return nil }
-        let cols = columns()
+        let cols = AttachmentColumns(columns())
         guard slotIsActive(cols, row: row, slot: slot) else { return nil }
         let r = cols.rows(row)
         let t = rig.tables
@@ -222,7 +222,7 @@ extension Batch {
     /// nil when it shows none or its bone is inactive.
     public func pointAttachment(row: Int, slot: Int) -> PointAttachmentPosition? {
         guard row >= 0, row < count, slot >= 0, slot < rig.slotCount else { return nil }
-        let cols = columns()
+        let cols = AttachmentColumns(columns())
         guard slotIsActive(cols, row: row, slot: slot) else { return nil }
         let r = cols.rows(row)
         let t = rig.tables

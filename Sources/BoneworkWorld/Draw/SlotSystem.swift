@@ -8,7 +8,7 @@ enum SlotSystem {
     /// Rows looked at together when their draw orders are the setup order.
     static let lanes = 8
 
-    static func update(_ cols: BatchColumns, _ rig: RigTables, range: Range<Int>, into out: VertexScratch) {
+    static func update(_ cols: SlotColumns, _ rig: RigTables, range: Range<Int>, into out: VertexScratch) {
         let list = out.draws
         var next = list + out.drawCount
         let end = list + out.drawCapacity
@@ -47,14 +47,14 @@ enum SlotSystem {
 
     /// Whether the 8 flags from `p` (0 or 1 each) are all 1.
     @inline(__always)
-    static func allSetupOrder(_ p: UnsafeMutablePointer<Int32>) -> Bool {
+    static func allSetupOrder(_ p: UnsafePointer<Int32>) -> Bool {
         and8(p) == 0x0000_0001_0000_0001
     }
 
     /// Whether some of the 8 attachment indices from `p` is not negative (-1 = no attachment):
     /// all are negative exactly when the AND of all has the sign bit set.
     @inline(__always)
-    static func someAttachment(_ p: UnsafeMutablePointer<Int32>) -> Bool {
+    static func someAttachment(_ p: UnsafePointer<Int32>) -> Bool {
         let signs: UInt64 = 0x8000_0000_8000_0000
         return and8(p) & signs != signs
     }
@@ -62,7 +62,7 @@ enum SlotSystem {
     /// The AND of the 8 integers from `p`, in each 32-bit half of the result (the AND of 4
     /// each): 4 loads and 3 ANDs.
     @inline(__always)
-    static func and8(_ p: UnsafeMutablePointer<Int32>) -> UInt64 {
+    static func and8(_ p: UnsafePointer<Int32>) -> UInt64 {
         let raw = UnsafeRawPointer(p)
         return raw.loadUnaligned(as: UInt64.self) & raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
             & raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
@@ -74,11 +74,11 @@ enum SlotSystem {
         let r: InstanceRows
         let row: Int32
         let slotActive: UnsafePointer<UInt8>
-        let attachments: UnsafeMutablePointer<Int32>
-        let cols: BatchColumns
+        let attachments: UnsafePointer<Int32>
+        let cols: SlotColumns
 
         @inline(__always)
-        init(_ cols: BatchColumns, _ rig: RigTables, _ instance: Int) {
+        init(_ cols: SlotColumns, _ rig: RigTables, _ instance: Int) {
             r = cols.rows(instance)
             row = Int32(truncatingIfNeeded: instance)
             slotActive = rig.planSlotActive + Int(cols.plan[instance]) &* rig.slotCount
@@ -115,7 +115,7 @@ enum SlotSystem {
     /// The image a slot's region or mesh attachment shows (sequence frame clamped as the
     /// reference does), -1 if none.
     @inline(__always)
-    static func imageFrame(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, attachment: Int)
+    static func imageFrame(_ cols: SlotColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, attachment: Int)
         -> Int32
     {
         guard attachment >= 0 else { return -1 }

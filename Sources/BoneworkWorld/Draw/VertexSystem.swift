@@ -10,7 +10,7 @@ enum VertexSystem {
     /// `out.vertices` and their offsets and counts into the list. Chunked layouts whose chunk
     /// size is a multiple of 4 take the lane path (4 or 8 instances at once, `updateLanes`),
     /// which gives the same list and the same vertex bits.
-    static func update(_ cols: BatchColumns, _ rig: RigTables, draws: Range<Int>, into out: VertexScratch) {
+    static func update(_ cols: VertexColumns, _ rig: RigTables, draws: Range<Int>, into out: VertexScratch) {
         if lanesApply(cols) {
             updateLanes(cols, rig, draws: draws, into: out)
             return
@@ -48,7 +48,7 @@ enum VertexSystem {
     /// written. `gatheredRow` is the row whose bones `bones` holds (-1 = none).
     @inline(__always)
     static func compute(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, _ draw: VertexDraw, room: Int,
+        _ cols: VertexColumns, _ rig: RigTables, _ r: InstanceRows, _ draw: VertexDraw, room: Int,
         bones gathered: UnsafeMutablePointer<SIMD4<Float>>, gatheredRow: inout Int,
         into out: UnsafeMutablePointer<Float>
     ) -> Int {
@@ -71,7 +71,7 @@ enum VertexSystem {
     /// (worldX, worldY, 0, 0), so that one influence transforms x and y together.
     @inline(__always)
     static func gather(
-        _ cols: BatchColumns, _ r: InstanceRows, boneCount: Int, into g: UnsafeMutablePointer<SIMD4<Float>>
+        _ cols: VertexColumns, _ r: InstanceRows, boneCount: Int, into g: UnsafeMutablePointer<SIMD4<Float>>
     ) {
         var o = 0
         for k in 0..<boneCount {
@@ -89,7 +89,7 @@ enum VertexSystem {
     /// x += (vx * a + vy * b + worldX) * weight, y += (vx * c + vy * d + worldY) * weight.
     @inline(__always)
     static func skin(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, attachment: Int,
+        _ cols: VertexColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, attachment: Int,
         bones g: UnsafePointer<SIMD4<Float>>, into out: UnsafeMutablePointer<Float>, capacity: Int
     ) -> Int {
         let length = Int(rig.attachmentWorldLength[attachment])
@@ -150,7 +150,7 @@ enum VertexSystem {
     /// written, 0 when the slot shows nothing with vertices.
     @inline(__always)
     static func computeSlot(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, attachment: Int, frame: Int32,
+        _ cols: VertexColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, attachment: Int, frame: Int32,
         into out: UnsafeMutablePointer<Float>, capacity: Int
     ) -> Int {
         guard attachment >= 0 else { return 0 }

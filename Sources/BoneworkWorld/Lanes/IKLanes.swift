@@ -14,7 +14,7 @@ extension PoseLanes {
     /// Returns false (nothing done) otherwise.
     @inline(__always)
     static func solveIK(
-        _ cols: BatchColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
+        _ cols: PoseColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
         _ r3: InstanceRows, constraint c: Int
     ) -> Bool {
         let count = Int(rig.ikBoneCount[c])
@@ -52,7 +52,7 @@ extension PoseLanes {
     /// operations. Returns false (nothing done) otherwise.
     @inline(__always)
     static func oneBone(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, constraint c: Int, bone k: Int, parent: Int
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint c: Int, bone k: Int, parent: Int
     ) -> Bool {
         let ci = r.ik(c)
         let flags =
@@ -90,7 +90,7 @@ extension PoseLanes {
     /// the scalar calls it). Returns false (nothing done) otherwise.
     @inline(__always)
     static func twoBone(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int, parent pk: Int, child ck: Int
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int, parent pk: Int, child ck: Int
     ) -> Bool {
         let ik = r.ik(k)
         guard UnsafeRawPointer(cols.ikStretch + ik).loadUnaligned(as: UInt32.self) == 0 else { return false }

@@ -37,7 +37,7 @@ extension LaneVector {
 
     /// The lanes at `p`, which need not be aligned.
     @inline(__always)
-    static func load(_ p: UnsafeMutablePointer<Float>) -> Self { UnsafeRawPointer(p).loadUnaligned(as: Self.self) }
+    static func load(_ p: UnsafePointer<Float>) -> Self { UnsafeRawPointer(p).loadUnaligned(as: Self.self) }
 
     /// Stores the lanes at `p`, which need not be aligned.
     @inline(__always)

@@ -18,7 +18,7 @@ struct LaneWorld<V: SIMD> where V.Scalar == Float {
 extension LaneWorld where V == SIMD4<Float> {
     /// The lanes of element `i` (the group's first row) of `cols`' world transform columns.
     @inline(__always)
-    init(_ cols: BatchColumns, _ i: Int) {
+    init(_ cols: PoseColumns, _ i: Int) {
         self.init(
             a: PoseLanes.load(cols.a + i), b: PoseLanes.load(cols.b + i), c: PoseLanes.load(cols.c + i),
             d: PoseLanes.load(cols.d + i), x: PoseLanes.load(cols.worldX + i), y: PoseLanes.load(cols.worldY + i))

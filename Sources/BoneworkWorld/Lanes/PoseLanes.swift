@@ -21,7 +21,7 @@ enum PoseLanes {
     /// of 4); `cols`' applied pose points at scratch (`PoseScratch.columns`).
     @inline(__always)
     static func pose(
-        _ cols: BatchColumns, _ rig: RigTables, first: Int, physics: Physics,
+        _ cols: PoseColumns, _ rig: RigTables, first: Int, physics: Physics,
         pathScratch: UnsafeMutablePointer<Float>?
     ) {
         let r0 = cols.rows(first)
@@ -56,7 +56,7 @@ enum PoseLanes {
     /// steps are independent of the other instances', so every lane gets `pose`'s results.
     @inline(__always)
     static func pose8(
-        _ cols: BatchColumns, _ rig: RigTables, first: Int, physics: Physics,
+        _ cols: PoseColumns, _ rig: RigTables, first: Int, physics: Physics,
         pathScratch: UnsafeMutablePointer<Float>?
     ) {
         let low = (cols.rows(first), cols.rows(first &+ 1), cols.rows(first &+ 2), cols.rows(first &+ 3))
@@ -90,7 +90,7 @@ enum PoseLanes {
     /// has them, else lane by lane with the scalar code.
     @inline(__always)
     static func step(
-        _ op: UpdateOp, _ cols: BatchColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows,
+        _ op: UpdateOp, _ cols: PoseColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows,
         _ r2: InstanceRows, _ r3: InstanceRows, physics: Physics, pathScratch: UnsafeMutablePointer<Float>?
     ) {
         let index = Int(op.index)
@@ -112,7 +112,7 @@ enum PoseLanes {
     /// Whether constraint step `op` has every mix at 0 in all four lanes (the solvers then leave
     /// the pose as it is).
     @inline(__always)
-    static func idle(_ op: UpdateOp, _ cols: BatchColumns, _ r: InstanceRows) -> Bool {
+    static func idle(_ op: UpdateOp, _ cols: PoseColumns, _ r: InstanceRows) -> Bool {
         let zero = SIMD4<Float>(repeating: 0)
         switch op.kind {
         case .ik:
@@ -132,7 +132,7 @@ enum PoseLanes {
     /// (from the setup table when it applies) scaled by the skeleton's scale, the position
     /// scaled and moved to the skeleton's position.
     @inline(__always)
-    static func updateRoot(_ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
+    static func updateRoot(_ c: PoseColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
         let i = r.bone(k)
         var l = (a: SIMD4<Float>(), b: SIMD4<Float>(), c: SIMD4<Float>(), d: SIMD4<Float>())
         localTransform(c, rig, i, bone: k, readsLocal: false, &l.a, &l.b, &l.c, &l.d)
@@ -152,7 +152,7 @@ enum PoseLanes {
     /// Returns false (nothing done) otherwise.
     @inline(__always)
     static func updateNoRotationOrReflection(
-        _ cols: BatchColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
+        _ cols: PoseColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
         _ r3: InstanceRows, bone k: Int
     ) -> Bool {
         let parent = Int(rig.boneParent[k])
@@ -211,7 +211,7 @@ enum PoseLanes {
     /// applied pose (`RigTables.appliedBones`; the others read their local pose).
     @inline(__always)
     private static func copyApplied<V: LaneVector>(
-        _: V.Type, _ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows
+        _: V.Type, _ c: PoseColumns, _ rig: RigTables, _ r: InstanceRows
     ) {
         for n in 0..<rig.appliedBoneCount {
             let i = r.bone(Int(rig.appliedBones[n]))
@@ -227,7 +227,7 @@ enum PoseLanes {
 
     /// `BoneTransform.updateChild` for the four lanes starting at `r` (the IK lane steps' form).
     @inline(__always)
-    static func updateChild(_ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int) {
+    static func updateChild(_ c: PoseColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int) {
         updateChild(SIMD4<Float>.self, c, rig, r, bone: k, parent: parent, readsLocal: false)
     }
 
@@ -235,12 +235,12 @@ enum PoseLanes {
     /// or, for a bone no constraint touches (`readsLocal`), from the local pose it equals.
     @inline(__always)
     static func updateChild<V: LaneVector>(
-        _: V.Type, _ c: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int,
+        _: V.Type, _ c: PoseColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int,
         readsLocal: Bool
     ) {
         let i = r.bone(k)
-        let x = V.load((readsLocal ? c.x : c.appliedX) + i)
-        let y = V.load((readsLocal ? c.y : c.appliedY) + i)
+        let x = V.load((readsLocal ? c.x : UnsafePointer(c.appliedX)) + i)
+        let y = V.load((readsLocal ? c.y : UnsafePointer(c.appliedY)) + i)
         var la = V()
         var lb = V()
         var lc = V()
@@ -264,14 +264,14 @@ enum PoseLanes {
     /// setup values in every lane, else `local`.
     @inline(__always)
     static func localTransform<V: LaneVector>(
-        _ c: BatchColumns, _ rig: RigTables, _ i: Int, bone k: Int, readsLocal: Bool, _ la: inout V,
+        _ c: PoseColumns, _ rig: RigTables, _ i: Int, bone k: Int, readsLocal: Bool, _ la: inout V,
         _ lb: inout V, _ lc: inout V, _ ld: inout V
     ) {
-        let rotation = V.load((readsLocal ? c.rotation : c.appliedRotation) + i)
-        let scaleX = V.load((readsLocal ? c.scaleX : c.appliedScaleX) + i)
-        let scaleY = V.load((readsLocal ? c.scaleY : c.appliedScaleY) + i)
-        let shearX = V.load((readsLocal ? c.shearX : c.appliedShearX) + i)
-        let shearY = V.load((readsLocal ? c.shearY : c.appliedShearY) + i)
+        let rotation = V.load((readsLocal ? c.rotation : UnsafePointer(c.appliedRotation)) + i)
+        let scaleX = V.load((readsLocal ? c.scaleX : UnsafePointer(c.appliedScaleX)) + i)
+        let scaleY = V.load((readsLocal ? c.scaleY : UnsafePointer(c.appliedScaleY)) + i)
+        let shearX = V.load((readsLocal ? c.shearX : UnsafePointer(c.appliedShearX)) + i)
+        let shearY = V.load(UnsafePointer(readsLocal ? c.shearY : c.appliedShearY) + i)
         let t = rig.boneLocalSetupLanes + k &* BoneTransform.LocalSetup.stride
         if V.allMatch(rotation, scaleX, scaleY, shearX, shearY, setup: t) {
             // The table holds what `local` computes for the setup values, bit for bit.
@@ -298,7 +298,7 @@ enum PoseLanes {
 
     /// `LaneVector.load` for 4 lanes (the 4-lane steps' shorthand).
     @inline(__always)
-    static func load(_ p: UnsafeMutablePointer<Float>) -> SIMD4<Float> { .load(p) }
+    static func load(_ p: UnsafePointer<Float>) -> SIMD4<Float> { .load(p) }
 
     /// `LaneVector.store` for 4 lanes (the 4-lane steps' shorthand).
     @inline(__always)

@@ -12,7 +12,7 @@ extension PoseLanes {
     /// done) otherwise.
     @inline(__always)
     static func solveTransform(
-        _ cols: BatchColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
+        _ cols: PoseColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
         _ r3: InstanceRows, constraint k: Int
     ) -> Bool {
         guard rig.transformLocal[k] == 0 && rig.transformRelative[k] == 0 else { return false }
@@ -68,7 +68,7 @@ extension PoseLanes {
     /// inherits normally, when its world scale x is above 0.0001 in every lane. Returns false
     /// (nothing done) otherwise.
     @inline(__always)
-    static func updateApplied(_ cols: BatchColumns, _ r: InstanceRows, bone k: Int, parent: Int) -> Bool {
+    static func updateApplied(_ cols: PoseColumns, _ r: InstanceRows, bone k: Int, parent: Int) -> Bool {
         let i = r.bone(k)
         let a = load(cols.a + i)
         let b = load(cols.b + i)

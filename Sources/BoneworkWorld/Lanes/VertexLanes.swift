@@ -17,7 +17,7 @@ extension VertexSystem {
     /// Whether `update` runs the lane path on `cols`: chunk size a multiple of 4 and world
     /// transform columns aligned to 16 bytes (so 4 lanes are one aligned vector).
     @inline(__always)
-    static func lanesApply(_ cols: BatchColumns) -> Bool {
+    static func lanesApply(_ cols: VertexColumns) -> Bool {
         guard cols.layout.chunkSize & 3 == 0 else { return false }
         let bits =
             UInt(bitPattern: cols.a) | UInt(bitPattern: cols.b) | UInt(bitPattern: cols.c)
@@ -27,7 +27,7 @@ extension VertexSystem {
 
     /// `update` when `lanesApply(cols)`: groups of 8 rows (chunk sizes that are a multiple of
     /// 8) or 4 rows with matching draw lists take the lane path, other rows the scalar one.
-    static func updateLanes(_ cols: BatchColumns, _ rig: RigTables, draws: Range<Int>, into out: VertexScratch) {
+    static func updateLanes(_ cols: VertexColumns, _ rig: RigTables, draws: Range<Int>, into out: VertexScratch) {
         let list = out.draws
         let vertices = out.vertices
         let capacity = out.vertexCapacity
@@ -121,7 +121,7 @@ extension VertexSystem {
     /// `start`: sets every draw's offset and count as the scalar path would, then computes the
     /// vertices, in lanes where the lanes' draws show the same thing. Returns the floats used.
     static func group<V: LaneVector>(
-        _: V.Type, _ cols: BatchColumns, _ rig: RigTables, list: UnsafeMutablePointer<VertexDraw>, start: Int,
+        _: V.Type, _ cols: VertexColumns, _ rig: RigTables, list: UnsafeMutablePointer<VertexDraw>, start: Int,
         count n: Int, vertices: UnsafeMutablePointer<Float>, used start0: Int, capacity: Int, scratch: VertexScratch
     ) -> Int {
         let width = V.scalarCount
@@ -263,7 +263,7 @@ extension VertexSystem {
     /// vertices (a count the scalar path would write in full).
     @inline(__always)
     static func weightedWithoutDeform(
-        _ cols: BatchColumns, _ rig: RigTables, _ list: UnsafeMutablePointer<VertexDraw>, _ k: Int, _ r: InstanceRows
+        _ cols: VertexColumns, _ rig: RigTables, _ list: UnsafeMutablePointer<VertexDraw>, _ k: Int, _ r: InstanceRows
     ) -> Bool {
         let draw = list[k]
         let attachment = Int(draw.attachment)
@@ -363,9 +363,12 @@ extension VertexSystem {
 
     /// The deform buffers of slot `s` of the `lanes` rows from `row0`.
     @inline(__always)
-    static func laneDeform(_ cols: BatchColumns, _ rig: RigTables, _ row0: Int, lanes: Int, slot s: Int) -> LaneOut {
+    static func laneDeform(_ cols: VertexColumns, _ rig: RigTables, _ row0: Int, lanes: Int, slot s: Int) -> LaneOut {
         let offset = Int(rig.slotDeformOffset[s])
-        return LaneOut(lanes: lanes) { cols.deform + (cols.rows(row0 &+ $0).deform &+ offset) }
+        // Read only: `LaneOut` addresses lanes for stores as well, hence its mutable pointers.
+        return LaneOut(lanes: lanes) {
+            UnsafeMutablePointer(mutating: cols.deform + (cols.rows(row0 &+ $0).deform &+ offset))
+        }
     }
 
     /// Copies the lanes' world transforms of the bones weighted meshes use
@@ -453,7 +456,7 @@ struct LaneBones {
 
     /// The lanes of `r` (the group's first row) in `cols`.
     @inline(__always)
-    init(_ cols: BatchColumns, _ r: InstanceRows) {
+    init(_ cols: VertexColumns, _ r: InstanceRows) {
         a = UnsafeRawPointer(cols.a + r.bone)
         b = UnsafeRawPointer(cols.b + r.bone)
         c = UnsafeRawPointer(cols.c + r.bone)

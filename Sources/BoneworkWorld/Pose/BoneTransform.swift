@@ -66,7 +66,7 @@ enum BoneTransform {
     /// bone's applied pose (`computeWorld` false: only stores it).
     @inline(__always)
     static func update(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int,
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int,
         x: Float, y: Float, rotation: Float, scaleX: Float, scaleY: Float, shearX: Float, shearY: Float,
         storeApplied: Bool = true, computeWorld: Bool = true
     ) {
@@ -91,7 +91,7 @@ enum BoneTransform {
     /// untouched setup values).
     @inline(__always)
     private static func world(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, i: Int,
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, i: Int,
         x: Float, y: Float, rotation: Float, scaleX: Float, scaleY: Float, shearX: Float, shearY: Float,
         setupTable: Bool
     ) {
@@ -202,7 +202,7 @@ enum BoneTransform {
     /// steps: roots, other inherit modes, bones whose inherit mode a timeline keys; children
     /// that always inherit normally are `.childBone` steps, `updateChild`).
     @inline(never)
-    static func updateFromApplied(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
+    static func updateFromApplied(_ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
         let parent = Int(rig.boneParent[k])
         let inherit = cols.inheritMode(rig, r, bone: k)
         guard parent >= 0, inherit == Inherit.normal.rawValue || inherit > Inherit.noScaleOrReflection.rawValue
@@ -216,7 +216,7 @@ enum BoneTransform {
     /// Updates bone `k`, a child of `parent` that inherits normally, from its current applied
     /// pose (the pose loop's `.childBone` step, inlined there).
     @inline(__always)
-    static func updateChild(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int) {
+    static func updateChild(_ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, parent: Int) {
         let i = r.bone(k)
         let x = cols.appliedX[i]
         let y = cols.appliedY[i]
@@ -239,7 +239,7 @@ enum BoneTransform {
 
     /// `updateFromApplied` for the root and for bones with other inherit modes.
     @inline(never)
-    static func updateFromAppliedOther(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
+    static func updateFromAppliedOther(_ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
         let i = r.bone(k)
         // The applied pose is already what it would store.
         world(
@@ -251,7 +251,7 @@ enum BoneTransform {
 
     /// Recomputes bone `k`'s applied pose from its world transform (after a constraint wrote the
     /// world transform directly), so that later constraints and children see a consistent pose.
-    static func updateApplied(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
+    static func updateApplied(_ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int) {
         let i = r.bone(k)
         let a = cols.a[i]
         let b = cols.b[i]

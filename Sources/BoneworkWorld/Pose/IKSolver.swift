@@ -11,7 +11,7 @@ enum IKSolver {
     /// compress and stretch values. `world` false: the bones' applied poses are written but not
     /// their world transforms (`PoseLanes` computes those for four instances at once).
     static func solve(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, constraint c: Int, world: Bool = true
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint c: Int, world: Bool = true
     ) {
         let ci = r.ik(c)
         let mix = cols.ikMix[ci]
@@ -38,7 +38,7 @@ enum IKSolver {
 
     /// Rotates one bone towards the target (optionally scaling it to reach or not overshoot it).
     static func oneBone(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, targetX: Float, targetY: Float,
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, bone k: Int, targetX: Float, targetY: Float,
         compress: Bool, stretch: Bool, uniform: Bool, alpha: Float, world: Bool = true
     ) {
         let i = r.bone(k)
@@ -121,7 +121,7 @@ enum IKSolver {
     /// Bends a parent/child chain so the child's tip reaches the target (law of cosines when the
     /// parent scales uniformly, an ellipse solution otherwise), with optional softness and stretch.
     static func twoBone(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, parent pk: Int, child ck: Int, targetX: Float,
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, parent pk: Int, child ck: Int, targetX: Float,
         targetY: Float, bendDirection: Int32, stretch: Bool, uniform: Bool, softness softnessIn: Float,
         alpha: Float, world: Bool = true
     ) {

@@ -27,7 +27,7 @@ enum PathConstraintSolver {
     /// floats; nil: temporary memory for this one solve).
     @inline(__always)
     static func solve(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int,
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int,
         scratch: UnsafeMutablePointer<Float>?
     ) {
         if let scratch {
@@ -39,7 +39,7 @@ enum PathConstraintSolver {
 
     /// Solves path constraint `k` of one instance. `scratch` holds `rig.paths.scratchFloats` floats.
     static func solve(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int,
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int,
         scratch: UnsafeMutablePointer<Float>
     ) {
         let tables = rig.paths
@@ -195,7 +195,7 @@ enum PathConstraintSolver {
 
     /// Positions (x, y, rotation) along the path for each space, into `scratch.positions`.
     private static func computeWorldPositions(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int, slot: Int, attachment: Int,
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int, slot: Int, attachment: Int,
         spacesCount: Int, tangents: Bool, scratch s: PathScratch
     ) -> UnsafeMutablePointer<Float> {
         let tables = rig.paths
@@ -210,7 +210,7 @@ enum PathConstraintSolver {
         var verticesLength = Int(rig.attachmentWorldLength[attachment])
         var curveCount = verticesLength / 6
         var prevCurve = none
-        let vertices = AttachmentWorldVertices(cols, rig, r, slot: slot, attachment: attachment)
+        let vertices = AttachmentWorldVertices(AttachmentColumns(cols), rig, r, slot: slot, attachment: attachment)
 
         if flags & PathTables.constantSpeed == 0 {
             let lengths = tables.lengthPool + Int(tables.lengthStart[attachment])

@@ -55,7 +55,7 @@ enum PhysicsConstraintSolver {
         let stride: Int
 
         @inline(__always)
-        init(_ cols: BatchColumns, row i: Int) {
+        init(_ cols: PoseColumns, row i: Int) {
             base = cols.physics + i
             stride = cols.physicsFieldStride
         }
@@ -69,7 +69,7 @@ enum PhysicsConstraintSolver {
 
     /// Clears the motion of constraint `k` of one instance; the simulation restarts at the
     /// instance's current time.
-    static func reset(_ cols: BatchColumns, _ r: InstanceRows, constraint k: Int) {
+    static func reset(_ cols: PoseColumns, _ r: InstanceRows, constraint k: Int) {
         let i = r.physics(k)
         let s = State(cols, row: i)
         s[PhysicsField.remaining] = 0
@@ -80,7 +80,7 @@ enum PhysicsConstraintSolver {
 
     /// Makes the next update of every physics constraint of one instance react as if its bone had
     /// moved an additional (x, y) in world space (the reference's physicsTranslate).
-    static func translate(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, x: Float, y: Float) {
+    static func translate(_ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, x: Float, y: Float) {
         for k in 0..<rig.physicsCount {
             let s = State(cols, row: r.physics(k))
             s[PhysicsField.ux] -= x
@@ -93,7 +93,7 @@ enum PhysicsConstraintSolver {
     /// Makes the next update of every physics constraint of one instance react as if its bone had
     /// rotated an additional `degrees` around the world point (x, y) (the reference's physicsRotate).
     static func rotate(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, x: Float, y: Float, degrees: Float
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, x: Float, y: Float, degrees: Float
     ) {
         let rr = degrees * SpineMath.degRad
         let (sine, cosine) = Trig.sinCos(rr)
@@ -113,7 +113,7 @@ enum PhysicsConstraintSolver {
     /// Updates physics constraint `k` of one instance: advances its simulation (`update`,
     /// `reset`) or re-applies its offsets (`pose`), then writes its bone's world transform.
     static func update(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int, physics: Physics
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int, physics: Physics
     ) {
         let i = r.physics(k)
         let s = State(cols, row: i)
@@ -325,7 +325,7 @@ enum PhysicsConstraintSolver {
     }
 
     @inline(__always)
-    private static func worldScaleX(_ cols: BatchColumns, _ bi: Int) -> Float {
+    private static func worldScaleX(_ cols: PoseColumns, _ bi: Int) -> Float {
         (cols.a[bi] * cols.a[bi] + cols.c[bi] * cols.c[bi]).squareRoot()
     }
 
@@ -352,7 +352,7 @@ extension World {
     public func physicsTranslate(_ entity: Entity, x: Float, y: Float) throws {
         let (batch, row) = try locate(entity)
         let cols = batch.columns()
-        PhysicsConstraintSolver.translate(cols, batch.rig.tables, cols.rows(row), x: x, y: y)
+        PhysicsConstraintSolver.translate(PoseColumns(cols), batch.rig.tables, cols.rows(row), x: x, y: y)
     }
 
     /// Makes the instance's physics react at its next update as if its bones had rotated an
@@ -361,7 +361,8 @@ extension World {
     public func physicsRotate(_ entity: Entity, x: Float, y: Float, degrees: Float) throws {
         let (batch, row) = try locate(entity)
         let cols = batch.columns()
-        PhysicsConstraintSolver.rotate(cols, batch.rig.tables, cols.rows(row), x: x, y: y, degrees: degrees)
+        PhysicsConstraintSolver.rotate(
+            PoseColumns(cols), batch.rig.tables, cols.rows(row), x: x, y: y, degrees: degrees)
     }
 
     /// Clears the motion of every physics constraint of the instance; each restarts from the
@@ -370,6 +371,8 @@ extension World {
         let (batch, row) = try locate(entity)
         let cols = batch.columns()
         let r = cols.rows(row)
-        for k in 0..<batch.rig.tables.physicsCount { PhysicsConstraintSolver.reset(cols, r, constraint: k) }
+        for k in 0..<batch.rig.tables.physicsCount {
+            PhysicsConstraintSolver.reset(PoseColumns(cols), r, constraint: k)
+        }
     }
 }

@@ -6,7 +6,7 @@ import BoneworkFormat
 enum PoseSystem {
     /// Poses `range` with the caller's scratch (a frame's worker passes its chunk's).
     static func update(
-        _ cols: BatchColumns, _ rig: RigTables, range: Range<Int>, physics: Physics = .update, scratch: PoseScratch
+        _ cols: PoseColumns, _ rig: RigTables, range: Range<Int>, physics: Physics = .update, scratch: PoseScratch
     ) {
         let path = rig.pathCount > 0 ? scratch.path : nil
         // In chunked layouts, groups of 8 (chunk sizes a multiple of 8) or 4 neighbouring
@@ -38,7 +38,7 @@ enum PoseSystem {
     /// Whether the 4 instances from `first` run the same update steps (skins with identical
     /// programs share them, see `CompiledSkeleton`).
     @inline(__always)
-    private static func samePlan(_ cols: BatchColumns, _ rig: RigTables, first: Int) -> Bool {
+    private static func samePlan(_ cols: PoseColumns, _ rig: RigTables, first: Int) -> Bool {
         let p = cols.plan[first]
         return samePlan(cols, rig, p, cols.plan[first &+ 1]) && samePlan(cols, rig, p, cols.plan[first &+ 2])
             && samePlan(cols, rig, p, cols.plan[first &+ 3])
@@ -46,14 +46,14 @@ enum PoseSystem {
 
     /// Whether plans `p` and `q` run the same update steps.
     @inline(__always)
-    private static func samePlan(_ cols: BatchColumns, _ rig: RigTables, _ p: Int32, _ q: Int32) -> Bool {
+    private static func samePlan(_ cols: PoseColumns, _ rig: RigTables, _ p: Int32, _ q: Int32) -> Bool {
         p == q
             || (rig.planOpStart[Int(p)] == rig.planOpStart[Int(q)]
                 && rig.planOpCount[Int(p)] == rig.planOpCount[Int(q)])
     }
 
     /// Poses `range` with scratch of its own (outside frames: allocates).
-    static func update(_ cols: BatchColumns, _ rig: RigTables, range: Range<Int>, physics: Physics = .update) {
+    static func update(_ cols: PoseColumns, _ rig: RigTables, range: Range<Int>, physics: Physics = .update) {
         let scratch = PoseScratch()
         scratch.reserve(rig, stride: cols.layout.stride)
         update(cols, rig, range: range, physics: physics, scratch: scratch)
@@ -62,7 +62,7 @@ enum PoseSystem {
     /// One instance's world transforms, outside frames, with the caller's scratch (a batch keeps
     /// one for this, `Batch.updateWorldTransforms(row:physics:)`: no allocation).
     static func updateWorldTransforms(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics = .update, scratch: PoseScratch
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics = .update, scratch: PoseScratch
     ) {
         update(cols, rig, range: r.instance..<(r.instance + 1), physics: physics, scratch: scratch)
     }
@@ -71,7 +71,7 @@ enum PoseSystem {
     /// points at scratch (`PoseScratch.columns`).
     @inline(__always)
     static func pose(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics,
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics,
         pathScratch: UnsafeMutablePointer<Float>?
     ) {
         let boneCount = rig.boneCount
@@ -107,7 +107,7 @@ enum PoseSystem {
     /// One step of an update program for the instance at rows `r`.
     @inline(__always)
     static func step(
-        _ op: UpdateOp, _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics,
+        _ op: UpdateOp, _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, physics: Physics,
         pathScratch: UnsafeMutablePointer<Float>?
     ) {
         let index = Int(op.index)
@@ -133,7 +133,7 @@ enum PoseSystem {
 /// world transforms are computed, so batches store none) and the path solver's floats.
 /// Grows on the calling thread, outside frames' parallel work.
 final class PoseScratch: @unchecked Sendable {
-    /// Where the applied pose of `BatchColumns` points outside the pose system (never written).
+    /// Where the applied pose of `PoseColumns` points outside the pose system (never written).
     nonisolated(unsafe) static let unset = UnsafeMutablePointer<Float>.allocate(capacity: 1)
 
     private(set) var applied: UnsafeMutablePointer<Float>
@@ -171,7 +171,7 @@ final class PoseScratch: @unchecked Sendable {
     /// `cols` with the applied pose addressed into this scratch for the instance at rows `r`:
     /// `appliedX[r.bone(k)]` is scratch field 0, element `lane + k * stride`.
     @inline(__always)
-    func columns(_ cols: BatchColumns, _ r: InstanceRows) -> BatchColumns {
+    func columns(_ cols: PoseColumns, _ r: InstanceRows) -> PoseColumns {
         var c = cols
         // The instance's first element index minus its lane in a layout chunk.
         let offset = r.bone &- (r.stride == 1 ? 0 : r.instance % r.stride)

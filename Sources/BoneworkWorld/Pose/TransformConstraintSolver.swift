@@ -9,7 +9,7 @@ enum TransformConstraintSolver {
     private static let pi2 = SpineMath.pi2
     private static let degRad = SpineMath.degRad
 
-    static func solve(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int) {
+    static func solve(_ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int) {
         let ci = r.transform(k)
         let mix = Mixes(
             rotate: cols.transformMixRotate[ci], x: cols.transformMixX[ci], y: cols.transformMixY[ci],
@@ -72,7 +72,7 @@ enum TransformConstraintSolver {
         let offsetShearY: Float
 
         @inline(__always)
-        init(_ cols: BatchColumns, _ t: Int, _ offset: Mixes) {
+        init(_ cols: PoseColumns, _ t: Int, _ offset: Mixes) {
             a = cols.a[t]
             b = cols.b[t]
             c = cols.c[t]
@@ -85,7 +85,7 @@ enum TransformConstraintSolver {
 
     /// Rotates bone row `i`'s world basis by `rr` radians (both world-space variants).
     @inline(__always)
-    private static func rotateWorld(_ cols: BatchColumns, _ i: Int, by rr: Float) {
+    private static func rotateWorld(_ cols: PoseColumns, _ i: Int, by rr: Float) {
         let a = cols.a[i]
         let b = cols.b[i]
         let c = cols.c[i]
@@ -99,7 +99,7 @@ enum TransformConstraintSolver {
     }
 
     private static func absoluteWorld(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
         _ mix: Mixes, _ offset: Mixes
     ) {
         let translate = mix.x != 0 || mix.y != 0
@@ -150,7 +150,7 @@ enum TransformConstraintSolver {
     }
 
     private static func relativeWorld(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
         _ mix: Mixes, _ offset: Mixes
     ) {
         let translate = mix.x != 0 || mix.y != 0
@@ -196,7 +196,7 @@ enum TransformConstraintSolver {
     }
 
     private static func absoluteLocal(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
         _ mix: Mixes, _ offset: Mixes
     ) {
         let t = r.bone(target)
@@ -234,7 +234,7 @@ enum TransformConstraintSolver {
     }
 
     private static func relativeLocal(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
         _ mix: Mixes, _ offset: Mixes
     ) {
         let t = r.bone(target)

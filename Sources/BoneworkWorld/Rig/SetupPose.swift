@@ -20,7 +20,7 @@ enum SetupPose {
             cols.attachment[i] = -1
             cols.attachmentState[i] = 0
         }
-        for k in 0..<cols.colorSlots {
+        for k in 0..<cols.shape.colorSlots {
             let i = r.color(k)
             cols.colorR[i] = 1
             cols.colorG[i] = 1
@@ -126,9 +126,9 @@ enum SetupPose {
             if key >= 0 {
                 // A named setup attachment is always set afresh (deform and sequence reset).
                 cols.attachment[r.slot(s)] = -1
-                setAttachment(cols, rig, r, slot: s, rig.planAttachment[plan &* rig.keyCount &+ Int(key)])
+                setAttachment(ApplyColumns(cols), rig, r, slot: s, rig.planAttachment[plan &* rig.keyCount &+ Int(key)])
             } else {
-                setAttachment(cols, rig, r, slot: s, -1)
+                setAttachment(ApplyColumns(cols), rig, r, slot: s, -1)
             }
         }
     }
@@ -137,7 +137,7 @@ enum SetupPose {
     /// deform buffer unless both are vertex attachments deformed by the same timelines.
     @inline(__always)
     static func setAttachment(
-        _ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, _ attachment: Int32
+        _ cols: ApplyColumns, _ rig: RigTables, _ r: InstanceRows, slot s: Int, _ attachment: Int32
     ) {
         let i = r.slot(s)
         let old = cols.attachment[i]

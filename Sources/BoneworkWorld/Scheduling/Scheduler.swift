@@ -116,6 +116,9 @@ public final class Scheduler {
         self.clock = clock
         self.threads = max(1, min(Self.maxThreads, threads))
         profiler = FrameProfiler(capacity: capacity, slicesPerFrame: 64 * SystemID.count, maxChunks: 64)
+        #if DEBUG
+            if let conflict = SystemAccess.parallelConflicts() { preconditionFailure("Scheduler: \(conflict)") }
+        #endif
     }
 
     /// Frames run so far.
@@ -250,10 +253,13 @@ public final class Scheduler {
             poseScratch[c].reserve(rig.tables, stride: batch.layout.stride)
         }
         let work = PassWork(
-            cols: batch.columns(), rig: rig.tables, kernel: store.kernel, store: store, scratch: scratch,
+            views: batch.views, rig: rig.tables, kernel: store.kernel, store: store, scratch: scratch,
             poseScratch: poseScratch, timer: profiler.timer, systems: systems, stages: stages, delta: delta,
             first: first, rows: rows, chunks: chunks,
             chunkAlign: batch.layout.chunkSize, block: blockRows, batchIndex: index, handler: vertexHandler)
+        #if DEBUG
+            if let problem = work.rangeProblem() { preconditionFailure("Scheduler: \(problem)") }
+        #endif
         if chunks == 1 {
             work.run(chunk: 0)
         } else {
@@ -299,12 +305,13 @@ struct Stages {
     static let vertices = Stages(vertices: true)
 }
 
-/// Everything the workers of one pass read: raw column and table pointers (each chunk writes
-/// only its own rows), the animation state kernel and workspaces (chunk c owns workspaces c and
+/// Everything the workers of one pass read: each system's column view (`SystemViews`; each chunk
+/// writes only its own rows, `rangeProblem()` and `SystemAccess.parallelConflicts()` check it in
+/// debug builds), the rig's tables, the animation state kernel and workspaces (chunk c owns workspaces c and
 /// chunks + c), per-chunk vertex scratch, and the profiler's chunk records (chunk c writes
 /// record c).
 private struct PassWork: @unchecked Sendable {
-    let cols: BatchColumns
+    let views: SystemViews
     let rig: RigTables
     let kernel: StateKernel
     unowned(unsafe) let store: AnimationStateStore
@@ -335,6 +342,21 @@ private struct PassWork: @unchecked Sendable {
         return (first + boundary(c))..<(first + boundary(c + 1))
     }
 
+    /// Why the chunks' rows could race, or nil: they must be disjoint, cover the pass's rows in
+    /// order, and meet on whole layout chunks (two threads never write one element group).
+    func rangeProblem() -> String? {
+        var next = first
+        for c in 0..<chunks {
+            let r = range(c)
+            if r.lowerBound != next { return "chunk \(c) starts at row \(r.lowerBound), not \(next)" }
+            if c > 0 && chunks > 1 && r.lowerBound % chunkAlign != 0 && r.lowerBound != first + rows {
+                return "chunk \(c) starts at row \(r.lowerBound), inside a layout chunk of \(chunkAlign)"
+            }
+            next = r.upperBound
+        }
+        return next == first + rows ? nil : "the chunks end at row \(next), not \(first + rows)"
+    }
+
     func run(chunk c: Int) {
         let range = range(c)
         timer.begin(c, rows: range)
@@ -354,13 +376,13 @@ private struct PassWork: @unchecked Sendable {
                 timer.mark(c, .animationState)
             }
             if stages.apply && systems.apply {
-                kernel.apply(rows: start..<end, cols, applySpace)
+                kernel.apply(rows: start..<end, views.apply, applySpace)
                 timer.mark(c, .timelineApply)
             }
             if stages.pose {
                 // The skeleton clock (read by physics) advances between apply and world transforms.
-                for i in start..<end { cols.time[i] += delta }
-                if systems.pose { PoseSystem.update(cols, rig, range: start..<end, scratch: pose) }
+                for i in start..<end { views.pose.time[i] += delta }
+                if systems.pose { PoseSystem.update(views.pose, rig, range: start..<end, scratch: pose) }
                 timer.mark(c, .pose)
             }
             if stages.slots && systems.slots {
@@ -368,13 +390,13 @@ private struct PassWork: @unchecked Sendable {
                     out.drawCount = 0
                     cursor = 0
                 }
-                SlotSystem.update(cols, rig, range: start..<end, into: out)
+                SlotSystem.update(views.slots, rig, range: start..<end, into: out)
                 timer.mark(c, .slots)
             }
             if stages.vertices && systems.vertices {
                 let first = cursor
                 while cursor < out.drawCount && Int(out.draws[cursor].row) < end { cursor += 1 }
-                VertexSystem.update(cols, rig, draws: first..<cursor, into: out)
+                VertexSystem.update(views.vertices, rig, draws: first..<cursor, into: out)
                 timer.mark(c, .vertices)
                 if let handler {
                     handler(out.block(batch: batchIndex, rows: start..<end, draws: first..<cursor))

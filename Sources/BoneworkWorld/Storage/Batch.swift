@@ -25,6 +25,8 @@ public final class Batch {
     @exclusivity(unchecked) private var tables: [ColumnTable]
     /// Raw pointers to every column (`columns()`), rebound whenever a table reallocates.
     @exclusivity(unchecked) private var bound: BatchColumns
+    /// What each frame system may touch, rebound with `bound` (see `SystemViews`).
+    @exclusivity(unchecked) private(set) var views: SystemViews
 
     /// Events raised since the last `clearEvents()` (the scheduler clears them each frame).
     @exclusivity(unchecked) var events: EventBuffer
@@ -53,11 +55,13 @@ public final class Batch {
         colorRowOfSlot = .allocate(capacity: max(1, t.slotCount))
         colorRowOfSlot.initialize(from: t.slotColorRow, count: t.slotCount)
         bound = BatchColumns(
-            layout: layout, boneCount: t.boneCount, slotCount: t.slotCount, ikCount: t.ikCount,
-            transformCount: t.transformCount, pathCount: t.pathCount, physicsCount: t.physicsCount,
-            colorSlots: t.colorSlots, colorRowOfSlot: colorRowOfSlot, darkSlots: t.darkSlots,
-            sequenceSlots: t.sequenceSlots, deformSlots: t.deformSlots, inheritBones: t.inheritBones,
-            deformFloats: rig.deformFloats)
+            shape: BatchShape(
+                layout: layout, boneCount: t.boneCount, slotCount: t.slotCount, ikCount: t.ikCount,
+                transformCount: t.transformCount, pathCount: t.pathCount, physicsCount: t.physicsCount,
+                colorSlots: t.colorSlots, darkSlots: t.darkSlots, sequenceSlots: t.sequenceSlots,
+                deformSlots: t.deformSlots, inheritBones: t.inheritBones, deformFloats: rig.deformFloats),
+            colorRowOfSlot: colorRowOfSlot)
+        views = SystemViews(bound)
         events = EventBuffer(capacity: 256)
         animationStates = Self.makeAnimationStates(rig, capacity: cap)
         animationStates.batch = self
@@ -68,7 +72,13 @@ public final class Batch {
     /// Points every `BatchColumns` field at its table's storage (after any reallocation).
     private func bindColumns() {
         for (spec, table) in zip(BatchSchema.tables, tables) { spec.bind(&bound, table) }
-        bound.colorSlots = tables[BatchSchema.colorTable].perInstance
+        bound.shape.colorSlots = tables[BatchSchema.colorTable].perInstance
+        views = SystemViews(bound)
+        #if DEBUG
+            if let problem = views.problem(rig: rig.tables, storage: tableStorage) {
+                preconditionFailure("Batch columns: \(problem)")
+            }
+        #endif
     }
 
     deinit {
@@ -82,6 +92,9 @@ public final class Batch {
     func forEachColumnStorage(_ body: (UnsafeRawBufferPointer) -> Void) {
         for table in tables { body(table.bytes) }
     }
+
+    /// The bytes of every column table (what the system views must point into).
+    var tableStorage: [UnsafeRawBufferPointer] { tables.map(\.bytes) }
 
     /// Raw pointers to every column, valid until the next spawn.
     @inline(__always)
@@ -103,7 +116,7 @@ public final class Batch {
         if plan != 0 { setSkin(row: row, plan: plan) }
         SetupPose.setBones(cols, rig.tables, rows)
         SetupPose.setSlots(cols, rig.tables, rows)
-        PoseSystem.updateWorldTransforms(cols, rig.tables, rows, scratch: outOfFrameScratch)
+        PoseSystem.updateWorldTransforms(PoseColumns(cols), rig.tables, rows, scratch: outOfFrameScratch)
         return row
     }
 
@@ -181,13 +194,13 @@ public final class Batch {
                 for entry in data.skins[Int(old - 1)].entries {
                     let i = rows.slot(Int(entry.slot))
                     if cols.attachment[i] == entry.attachment, let a = skinAttachment(entry.slot, entry.name) {
-                        SetupPose.setAttachment(cols, t, rows, slot: Int(entry.slot), a)
+                        SetupPose.setAttachment(ApplyColumns(cols), t, rows, slot: Int(entry.slot), a)
                     }
                 }
             } else {
                 for (s, slot) in data.slots.enumerated() where t.slotSetupKey[s] >= 0 {
                     if let a = skinAttachment(Int32(s), slot.attachmentName) {
-                        SetupPose.setAttachment(cols, t, rows, slot: s, a)
+                        SetupPose.setAttachment(ApplyColumns(cols), t, rows, slot: s, a)
                     }
                 }
             }
@@ -220,7 +233,8 @@ public final class Batch {
     /// Recomputes one row's world transforms now, outside a frame (no allocation).
     func updateWorldTransforms(row: Int, physics: Physics = .update) {
         let cols = columns()
-        PoseSystem.updateWorldTransforms(cols, rig.tables, cols.rows(row), physics: physics, scratch: outOfFrameScratch)
+        PoseSystem.updateWorldTransforms(
+            PoseColumns(cols), rig.tables, cols.rows(row), physics: physics, scratch: outOfFrameScratch)
     }
 
     // MARK: - Events

@@ -12,21 +12,10 @@
 /// The pointers stay valid until the batch grows (a spawn past capacity); nothing in a frame
 /// spawns, so systems may hold them for the frame.
 struct BatchColumns {
-    var layout: ColumnLayout
-    var boneCount: Int
-    var slotCount: Int
-    var ikCount: Int
-    var transformCount: Int
-    var pathCount: Int
-    var physicsCount: Int
-    var colorSlots: Int
+    /// The batch's layout and element counts (how rows are addressed).
+    var shape: BatchShape
     /// Per slot: its colour row, -1 = the setup colour (the batch's; see `Batch.ensureColorRow`).
     var colorRowOfSlot: UnsafePointer<Int32>
-    var darkSlots: Int
-    var sequenceSlots: Int
-    var deformSlots: Int
-    var inheritBones: Int
-    var deformFloats: Int
 
     // Local pose (what timelines write), per bone.
     var x: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
@@ -113,6 +102,27 @@ struct BatchColumns {
     // Per-instance blocks.
     var drawOrder: UnsafeMutablePointer<Int32> = UnboundColumn.pointer()
     var deform: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+
+    var layout: ColumnLayout { shape.layout }
+    @inline(__always) func rows(_ i: Int) -> InstanceRows { shape.rows(i) }
+}
+
+/// A batch's layout and the element counts of its columns: where each instance's rows start.
+/// Every system's column view carries one (`rows(_:)`).
+struct BatchShape {
+    var layout: ColumnLayout
+    var boneCount: Int
+    var slotCount: Int
+    var ikCount: Int
+    var transformCount: Int
+    var pathCount: Int
+    var physicsCount: Int
+    var colorSlots: Int
+    var darkSlots: Int
+    var sequenceSlots: Int
+    var deformSlots: Int
+    var inheritBones: Int
+    var deformFloats: Int
 
     /// Where instance `i`'s rows start in each column.
     @inline(__always)

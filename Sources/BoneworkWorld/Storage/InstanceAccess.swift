@@ -141,7 +141,7 @@ extension World {
         guard attachment >= -1, Int(attachment) < batch.data.attachments.count else {
             throw InstanceAccessError.attachmentOutOfRange(attachment)
         }
-        SetupPose.setAttachment(c, batch.rig.tables, r, slot: slot, attachment)
+        SetupPose.setAttachment(ApplyColumns(c), batch.rig.tables, r, slot: slot, attachment)
     }
 
     /// The instance's position and scale (applied to the root bone's world transform).

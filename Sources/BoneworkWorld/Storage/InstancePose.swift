@@ -57,10 +57,10 @@ extension Batch {
             if attachment >= 0 {
                 let capacity = Int(t.slotVertexOffset[s + 1] - t.slotVertexOffset[s])
                 var buffer = [Float](repeating: 0, count: max(1, capacity))
-                let frame = SlotSystem.imageFrame(cols, t, r, slot: s, attachment: attachment)
+                let frame = SlotSystem.imageFrame(SlotColumns(cols), t, r, slot: s, attachment: attachment)
                 let written = buffer.withUnsafeMutableBufferPointer {
                     VertexSystem.computeSlot(
-                        cols, t, r, slot: s, attachment: attachment, frame: frame, into: $0.baseAddress!,
+                        VertexColumns(cols), t, r, slot: s, attachment: attachment, frame: frame, into: $0.baseAddress!,
                         capacity: capacity)
                 }
                 if written > 0 { vertices = Array(buffer.prefix(written)) }

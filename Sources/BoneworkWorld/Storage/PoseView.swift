@@ -17,8 +17,8 @@ public struct BatchPoseViews {
         self.cols = cols
         self.rig = rig
         self.attachmentCount = attachmentCount
-        boneCount = cols.boneCount
-        slotCount = cols.slotCount
+        boneCount = cols.shape.boneCount
+        slotCount = cols.shape.slotCount
         self.count = count
     }
 
@@ -87,7 +87,7 @@ public struct PoseView {
     public func frame(slot s: Int) -> Int {
         let rig = columns.rig
         guard active[Int(rig.slotBone[s])] != 0 else { return -1 }
-        return Int(SlotSystem.imageFrame(columns.cols, rig, r, slot: s, attachment: slotAttachment(s)))
+        return Int(SlotSystem.imageFrame(SlotColumns(columns.cols), rig, r, slot: s, attachment: slotAttachment(s)))
     }
 
     /// The slot drawn at position `k` of the draw order (`0..<slotCount`).

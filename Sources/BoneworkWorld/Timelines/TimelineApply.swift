@@ -14,7 +14,7 @@ struct InstanceContext {
     let attachments: UnsafePointer<Int32>
 
     @inline(__always)
-    init(_ cols: BatchColumns, _ rig: RigTables, instance: Int) {
+    init(_ cols: ApplyColumns, _ rig: RigTables, instance: Int) {
         r = cols.rows(instance)
         let plan = Int(cols.plan[instance])
         boneActive = rig.planBoneActive + plan &* rig.boneCount
@@ -53,7 +53,7 @@ struct FiredKeys {
 enum TimelineApply {
     @inline(__always)
     static func apply(
-        _ timeline: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
+        _ timeline: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext,
         lastTime: Float,
         time: Float, alpha: Float, blend: MixBlend, direction: MixDirection, fired: inout FiredKeys?
     ) {

@@ -22,7 +22,7 @@ extension TimelineKind {
 /// local pose.
 extension TimelineApply {
     static func applyBone(
-        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, time: Float,
+        _ t: CompiledTimeline, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext, time: Float,
         alpha: Float, blend: MixBlend, direction: MixDirection
     ) {
         let bone = Int(t.target)
@@ -80,7 +80,7 @@ extension TimelineApply {
     /// values, so no spills around the key search). Reads the timeline in place.
     @inline(never)
     static func applyRotate(
-        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
+        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext,
         time: Float, alpha: Float, blend: MixBlend
     ) {
         rotate(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend)
@@ -89,7 +89,7 @@ extension TimelineApply {
     /// `applyRotate` inlined, for a loop that applies many timelines with no other calls.
     @inline(__always)
     static func rotate(
-        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
+        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext,
         time: Float, alpha: Float, blend: MixBlend
     ) {
         let bone = Int(t.pointee.target)
@@ -109,7 +109,7 @@ extension TimelineApply {
     /// A translate timeline (the second most common), also in a small function of its own.
     @inline(never)
     static func applyTranslate(
-        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
+        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext,
         time: Float, alpha: Float, blend: MixBlend
     ) {
         translate(t, rig, cols, ctx, time: time, alpha: alpha, blend: blend)
@@ -118,7 +118,7 @@ extension TimelineApply {
     /// `applyTranslate` inlined.
     @inline(__always)
     static func translate(
-        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
+        _ t: UnsafePointer<CompiledTimeline>, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext,
         time: Float, alpha: Float, blend: MixBlend
     ) {
         let bone = Int(t.pointee.target)
@@ -187,7 +187,7 @@ extension TimelineApply {
     @inline(__always)
     static func applyScale(
         _ keys: TimelineKeys, _ time: Float, _ alpha: Float, _ blend: MixBlend, _ direction: MixDirection,
-        cols: BatchColumns, i: Int, setupX: Float, setupY: Float
+        cols: ApplyColumns, i: Int, setupX: Float, setupY: Float
     ) {
         if time < keys.firstTime {
             switch blend {

@@ -4,7 +4,7 @@ import BoneworkFormat
 /// (six mixes), path (position, spacing, three mixes) and physics (parameters and reset).
 extension TimelineApply {
     static func applyConstraint(
-        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, time: Float,
+        _ t: CompiledTimeline, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext, time: Float,
         alpha: Float, blend: MixBlend, direction: MixDirection
     ) {
         let c = Int(t.target)
@@ -40,7 +40,7 @@ extension TimelineApply {
     }
 
     static func applyIK(
-        _ keys: TimelineKeys, _ rig: RigTables, _ cols: BatchColumns, row i: Int, constraint c: Int, _ time: Float,
+        _ keys: TimelineKeys, _ rig: RigTables, _ cols: ApplyColumns, row i: Int, constraint c: Int, _ time: Float,
         _ alpha: Float, _ blend: MixBlend, _ direction: MixDirection
     ) {
         let setupMix = rig.ikMix[c]
@@ -117,7 +117,7 @@ extension TimelineApply {
     /// Physics parameter timelines (for one constraint, or for every constraint whose parameter
     /// is global) and physics reset keys. The simulation that reads them runs in its own system.
     static func applyPhysics(
-        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, lastTime: Float,
+        _ t: CompiledTimeline, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext, lastTime: Float,
         time: Float, alpha: Float, blend: MixBlend
     ) {
         let keys = TimelineKeys(t, rig)
@@ -165,7 +165,7 @@ extension TimelineApply {
     }
 
     private static func applyPhysicsReset(
-        _ t: CompiledTimeline, _ keys: TimelineKeys, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext,
+        _ t: CompiledTimeline, _ keys: TimelineKeys, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext,
         lastTime lastIn: Float, time: Float
     ) {
         if t.target >= 0 && ctx.physicsActive[Int(t.target)] == 0 { return }
@@ -188,7 +188,7 @@ extension TimelineApply {
     }
 
     /// Clears a physics constraint's motion, starting its simulation afresh at the skeleton's time.
-    static func resetPhysics(_ cols: BatchColumns, _ ctx: InstanceContext, _ c: Int) {
+    static func resetPhysics(_ cols: ApplyColumns, _ ctx: InstanceContext, _ c: Int) {
         let i = ctx.r.physics(c)
         let s = cols.physicsFieldStride
         cols.physics[PhysicsField.remaining &* s &+ i] = 0

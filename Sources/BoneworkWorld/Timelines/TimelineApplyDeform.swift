@@ -4,7 +4,7 @@ import BoneworkFormat
 /// slot's vertex attachment, written into the slot's deform buffer.
 extension TimelineApply {
     static func applyDeform(
-        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, time: Float,
+        _ t: CompiledTimeline, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext, time: Float,
         alpha alphaIn: Float, blend blendIn: MixBlend
     ) {
         let slot = Int(t.target)

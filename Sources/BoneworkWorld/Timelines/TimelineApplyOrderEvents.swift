@@ -3,7 +3,7 @@ import BoneworkFormat
 /// Draw order and event timelines.
 extension TimelineApply {
     static func applyDrawOrder(
-        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, time: Float,
+        _ t: CompiledTimeline, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext, time: Float,
         blend: MixBlend, direction: MixDirection
     ) {
         let order = cols.drawOrder + ctx.r.drawOrder

@@ -4,7 +4,7 @@ import BoneworkFormat
 /// sequence frame.
 extension TimelineApply {
     static func applyColor(
-        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, time: Float,
+        _ t: CompiledTimeline, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext, time: Float,
         alpha: Float, blend: MixBlend
     ) {
         let slot = Int(t.target)
@@ -117,7 +117,7 @@ extension TimelineApply {
     /// The attachment timeline as a plain timeline (outside an AnimationState): shows the keyed
     /// attachment, or the setup one before the first key / when mixing out from setup.
     static func applyAttachment(
-        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, time: Float,
+        _ t: CompiledTimeline, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext, time: Float,
         blend: MixBlend, direction: MixDirection
     ) {
         let slot = Int(t.target)
@@ -153,7 +153,7 @@ extension TimelineApply {
 
     /// Which frame of a sequence attachment the slot shows.
     static func applySequence(
-        _ t: CompiledTimeline, _ rig: RigTables, _ cols: BatchColumns, _ ctx: InstanceContext, time: Float,
+        _ t: CompiledTimeline, _ rig: RigTables, _ cols: ApplyColumns, _ ctx: InstanceContext, time: Float,
         blend: MixBlend
     ) {
         let slot = Int(t.target)
@@ -226,7 +226,7 @@ struct SlotColor {
     var a: Float
 
     @inline(__always)
-    init(_ cols: BatchColumns, _ i: Int) {
+    init(_ cols: ApplyColumns, _ i: Int) {
         r = cols.colorR[i]
         g = cols.colorG[i]
         b = cols.colorB[i]
@@ -271,7 +271,7 @@ struct SlotColor {
     }
 
     @inline(__always)
-    func store(_ cols: BatchColumns, _ i: Int) {
+    func store(_ cols: ApplyColumns, _ i: Int) {
         cols.colorR[i] = r
         cols.colorG[i] = g
         cols.colorB[i] = b
@@ -291,7 +291,7 @@ struct DarkColor {
     }
 
     @inline(__always)
-    init(_ cols: BatchColumns, _ i: Int) {
+    init(_ cols: ApplyColumns, _ i: Int) {
         r = cols.darkR[i]
         g = cols.darkG[i]
         b = cols.darkB[i]
@@ -312,7 +312,7 @@ struct DarkColor {
     }
 
     @inline(__always)
-    func store(_ cols: BatchColumns, _ i: Int) {
+    func store(_ cols: ApplyColumns, _ i: Int) {
         cols.darkR[i] = r
         cols.darkG[i] = g
         cols.darkB[i] = b
