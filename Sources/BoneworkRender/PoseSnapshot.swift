@@ -97,6 +97,11 @@ public struct PoseSnapshot: PosedSkeleton {
         bone >= 0 && bone < bones.count ? bones[bone] : .identity
     }
 
+    /// Writes the attachment's world vertices into `output`.
+    ///
+    /// # Safety
+    /// `output` must hold the attachment's `worldVerticesLength` floats; nothing is written past its
+    /// count.
     public func computeWorldVertices(slot: Int, attachment: Int, into output: UnsafeMutableBufferPointer<Float>) {
         if slot < vertices.count, let world = vertices[slot] {
             for k in 0..<min(world.count, output.count) { output[k] = world[k] }

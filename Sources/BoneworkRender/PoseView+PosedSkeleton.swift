@@ -27,6 +27,9 @@ extension PoseView: PosedSkeleton {
 
     /// World positions of a mesh or clipping attachment, from the bones and the slot's deform.
     @inline(__always)
+    ///
+    /// # Safety
+    /// `output` must hold the attachment's `worldVerticesLength` floats.
     public func computeWorldVertices(slot: Int, attachment: Int, into output: UnsafeMutableBufferPointer<Float>) {
         guard slot >= 0 && slot < slotCount else { return }
         computeVertexAttachment(slot: slot, attachment: attachment, into: output)

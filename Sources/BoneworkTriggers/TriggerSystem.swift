@@ -81,6 +81,11 @@ public final class TriggerSystem {
 
     /// The raw column, indexed by `Entity.index`, valid for indices below `reserve(upTo:)`'s
     /// argument until a later call grows the columns (for writing a whole crowd's values).
+    ///
+    /// # Safety
+    /// Index only below the `reserve(upTo:)` argument, and drop the pointer at the next call that
+    /// grows the columns (a larger `reserve`, a spawn past it). Write from one thread at a time,
+    /// outside `update()`.
     public func values(_ column: ValueColumn) -> UnsafeMutablePointer<TriggerValue> { columns[column.index].base }
 
     /// Makes room for entity indices up to `index`.

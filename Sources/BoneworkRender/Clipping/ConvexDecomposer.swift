@@ -50,6 +50,9 @@ public struct ConvexDecomposer: Sendable {
 
     /// Triangulates then decomposes `polygon` (clockwise, `x, y` pairs); the result is in
     /// `partVertices` / `partEnds`. Fewer than 3 vertices give no parts.
+    ///
+    /// # Safety
+    /// `polygon` is read during the call only; it must hold `x, y` pairs.
     public mutating func decompose(_ polygon: UnsafeBufferPointer<Float>) {
         triangulate(polygon)
         mergeIntoConvexParts(polygon)
@@ -58,6 +61,9 @@ public struct ConvexDecomposer: Sendable {
     // MARK: Triangulation
 
     /// Ear-clipping triangulation of a clockwise polygon into `triangles`.
+    ///
+    /// # Safety
+    /// `polygon` is read during the call only; it must hold `x, y` pairs.
     public mutating func triangulate(_ polygon: UnsafeBufferPointer<Float>) {
         triangles.removeAll(keepingCapacity: true)
         remaining.removeAll(keepingCapacity: true)

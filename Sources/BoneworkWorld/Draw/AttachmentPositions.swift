@@ -26,6 +26,9 @@ public struct BoundingBoxPolygon: Equatable, Sendable {
     }
 
     /// Even-odd point-in-polygon test over x, y pairs.
+    ///
+    /// # Safety
+    /// `polygon` must hold an even number of floats (a trailing odd one is ignored).
     public static func contains(_ polygon: UnsafeBufferPointer<Float>, x: Float, y: Float) -> Bool {
         let n = polygon.count & ~1
         guard n >= 6 else { return false }
@@ -173,6 +176,9 @@ extension Batch {
     /// Writes the world polygon of the bounding box that slot `slot` of row `row` shows into
     /// `out` (x, y per vertex) and returns the number of floats written; nil when the slot shows
     /// no bounding box, its bone is inactive, or `out` is too small. Does not allocate.
+    ///
+    /// # Safety
+    /// Writes only inside `out` (rows and slots out of range, or too small a buffer, give nil).
     public func boundingBoxVertices(row: Int, slot: Int, into out: UnsafeMutableBufferPointer<Float>) -> Int? {
         guard row >= 0, row < count, slot >= 0, slot < rig.slotCount, let base = out.baseAddress else { return nil }
         let cols = AttachmentColumns(columns())

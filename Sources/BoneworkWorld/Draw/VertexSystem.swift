@@ -272,6 +272,10 @@ public struct VertexDraw: Sendable, Equatable {
 
 /// The world vertices of a block of rows of one batch, in draw order per row (valid during the
 /// `Scheduler.vertexHandler` call only).
+///
+/// # Safety
+/// `vertices` and `draws` point into the worker's scratch, reused for its next block: copy
+/// what you keep before the handler returns, and never write through them.
 public struct VertexBlock: @unchecked Sendable {
     /// The batch's index in the world.
     public let batch: Int

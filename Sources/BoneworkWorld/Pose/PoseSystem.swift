@@ -171,6 +171,11 @@ final class PoseScratch: @unchecked Sendable {
     /// `cols` with the applied pose addressed into this scratch for the instance at rows `r`:
     /// `appliedX[r.bone(k)]` is scratch field 0, element `lane + k * stride`.
     @inline(__always)
+    ///
+    /// # Safety
+    /// The applied pose of the result is valid for the instance at `r` (and the lanes of its layout
+    /// chunk) until the next call, which readdresses the same scratch; `reserve` must have been
+    /// called for the batch's rig and stride.
     func columns(_ cols: PoseColumns, _ r: InstanceRows) -> PoseColumns {
         var c = cols
         // The instance's first element index minus its lane in a layout chunk.

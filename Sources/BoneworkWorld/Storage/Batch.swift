@@ -240,6 +240,9 @@ public final class Batch {
     // MARK: - Events
 
     /// Events raised since the last clear, in the order they were raised.
+    ///
+    /// # Safety
+    /// The buffer is the batch's: read it before the next frame or `clearEvents()`, which reuse it.
     public var firedEvents: UnsafeBufferPointer<FiredEvent> { events.events }
     /// Events that did not fit in the buffer since the last clear.
     public var droppedEvents: Int { events.dropped }

@@ -9,6 +9,7 @@
 /// The applied pose (`appliedX` ... `appliedShearY`) points into per-thread scratch while the pose system
 /// runs (`PoseScratch`): it is only needed while an instance's world transforms are computed.
 ///
+/// # Safety
 /// The pointers stay valid until the batch grows (a spawn past capacity); nothing in a frame
 /// spawns, so systems may hold them for the frame.
 struct BatchColumns {

@@ -6,8 +6,11 @@
 /// its tables in one array and allocate, grow, copy, visit and free them in one loop (see
 /// `BatchSchema`). Every element type it holds is `BitwiseCopyable` and starts as zero bytes.
 ///
+/// # Safety
 /// The table never reallocates on its own: the batch grows it when spawning past capacity, which
-/// is the only time pointers into it change. Systems fetch the field pointers once per run.
+/// is the only time pointers into it change (`Batch` rebinds its `BatchColumns` and system views
+/// then). `field(_:as:)` must be asked for the element type the schema declares, and the table
+/// freed exactly once (`free()`, by the batch's deinit).
 struct ColumnTable {
     let fields: Int
     let perInstance: Int

@@ -95,6 +95,10 @@ public struct PoseView {
 
     /// Slot `s`'s deform offsets (empty when none is applied).
     @inline(__always)
+    ///
+    /// # Safety
+    /// The buffer points into the batch: read it before the next frame, spawn or despawn, which
+    /// may change or move it. `s` must be below `slotCount`.
     public func deform(slot s: Int) -> UnsafeBufferPointer<Float> {
         let rig = columns.rig
         let length = Int(columns.cols.deformLength(rig, r, slot: s))
@@ -107,6 +111,10 @@ public struct PoseView {
     /// Computes the world positions of vertex attachment `attachment` (mesh, clipping, bounding
     /// box, path) as shown in slot `s`, deform included, into `output` (at most its
     /// `worldVerticesLength` floats). Writes nothing for an attachment index out of range.
+    ///
+    /// # Safety
+    /// `output` must hold the attachment's `worldVerticesLength` floats; `s` must be below
+    /// `slotCount`.
     public func computeVertexAttachment(slot s: Int, attachment: Int, into output: UnsafeMutableBufferPointer<Float>) {
         let t = columns.rig
         guard attachment >= 0 && attachment < columns.attachmentCount, let out = output.baseAddress else { return }
