@@ -1,11 +1,13 @@
-/// The columns attachment positions (`AttachmentPositions`: path, bounding box, point and clipping vertices in world space) may touch: the system's signature.
+/// The columns attachment positions may touch (`AttachmentPositions`: path, bounding box, point
+/// and clipping vertices in world space, for the path solver and the application).
 ///
 /// It writes nothing. It reads world transforms, the slots' attachments, deform buffers and the plan
 /// (whether a slot's bone is active).
 ///
 /// Written columns are `UnsafeMutablePointer`s, read ones `UnsafePointer`s: the compiler refuses
 /// a write the view does not declare, and `SystemAccess.of(_:)` reads the same split for the
-/// scheduler's checks. Built from `BatchColumns` once per pass (`init(_:)`).
+/// scheduler's checks. `SystemViews` builds it from `BatchColumns` (`init(_:)`) whenever the
+/// batch binds its columns.
 ///
 /// # Safety
 /// The pointers are the batch's (see `BatchColumns`): valid until the batch grows, addressed

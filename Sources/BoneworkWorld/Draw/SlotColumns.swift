@@ -5,7 +5,8 @@
 ///
 /// Written columns are `UnsafeMutablePointer`s, read ones `UnsafePointer`s: the compiler refuses
 /// a write the view does not declare, and `SystemAccess.of(_:)` reads the same split for the
-/// scheduler's checks. Built from `BatchColumns` once per pass (`init(_:)`).
+/// scheduler's checks. `SystemViews` builds it from `BatchColumns` (`init(_:)`) whenever the
+/// batch binds its columns.
 ///
 /// # Safety
 /// The pointers are the batch's (see `BatchColumns`): valid until the batch grows, addressed

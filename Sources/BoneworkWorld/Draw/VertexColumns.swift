@@ -1,11 +1,13 @@
-/// The columns the vertex system (`VertexSystem`, `VertexLanes`: world vertices) may touch: the system's signature.
+/// The columns the vertex system (`VertexSystem`, `VertexLanes`: world vertices) may touch:
+/// the system's signature.
 ///
 /// It writes nothing in the batch: its output is the chunk's vertex scratch. It reads world
 /// transforms and deform buffers (the draw list says which attachment each slot shows).
 ///
 /// Written columns are `UnsafeMutablePointer`s, read ones `UnsafePointer`s: the compiler refuses
 /// a write the view does not declare, and `SystemAccess.of(_:)` reads the same split for the
-/// scheduler's checks. Built from `BatchColumns` once per pass (`init(_:)`).
+/// scheduler's checks. `SystemViews` builds it from `BatchColumns` (`init(_:)`) whenever the
+/// batch binds its columns.
 ///
 /// # Safety
 /// The pointers are the batch's (see `BatchColumns`): valid until the batch grows, addressed

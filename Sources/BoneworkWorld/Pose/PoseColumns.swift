@@ -1,4 +1,5 @@
-/// The columns constraints and world transforms (`PoseSystem`, the solvers, `PoseLanes`) may touch: the system's signature.
+/// The columns constraints and world transforms (`PoseSystem`, the solvers, `PoseLanes`) may touch:
+/// the system's signature.
 ///
 /// It writes the applied pose (per-thread scratch, `PoseScratch.columns`), world transforms and the
 /// physics state. It reads the local pose, constraint values, the skeleton's placement and clock,
@@ -8,7 +9,8 @@
 ///
 /// Written columns are `UnsafeMutablePointer`s, read ones `UnsafePointer`s: the compiler refuses
 /// a write the view does not declare, and `SystemAccess.of(_:)` reads the same split for the
-/// scheduler's checks. Built from `BatchColumns` once per pass (`init(_:)`).
+/// scheduler's checks. `SystemViews` builds it from `BatchColumns` (`init(_:)`) whenever the
+/// batch binds its columns.
 ///
 /// # Safety
 /// The pointers are the batch's (see `BatchColumns`): valid until the batch grows, addressed

@@ -1,4 +1,5 @@
-/// The columns timeline apply (`StateKernel.apply`, `TimelineApply`) may touch: the system's signature.
+/// The columns timeline apply (`StateKernel.apply`, `TimelineApply`) may touch:
+/// the system's signature.
 ///
 /// It writes the local pose, slots, draw order, deform and constraint values: everything timelines key.
 /// It reads the instance's plan and clock (physics reset keys) and never touches world
@@ -6,7 +7,8 @@
 ///
 /// Written columns are `UnsafeMutablePointer`s, read ones `UnsafePointer`s: the compiler refuses
 /// a write the view does not declare, and `SystemAccess.of(_:)` reads the same split for the
-/// scheduler's checks. Built from `BatchColumns` once per pass (`init(_:)`).
+/// scheduler's checks. `SystemViews` builds it from `BatchColumns` (`init(_:)`) whenever the
+/// batch binds its columns.
 ///
 /// # Safety
 /// The pointers are the batch's (see `BatchColumns`): valid until the batch grows, addressed
