@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes=${1:-10}
 warmup=${2:-60}
-shift 2 || true
+# With one argument `shift 2` would fail and leave the minutes among the crowd options.
+shift $(($# < 2 ? $# : 2))
 Tools/install-system-packages.sh
 swift build -c release --product bonework
 mkdir -p out
