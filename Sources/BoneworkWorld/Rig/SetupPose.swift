@@ -104,6 +104,7 @@ enum SetupPose {
     /// Setup draw order, colours and attachments (looked up through the instance's plan).
     static func setSlots(_ cols: BatchColumns, _ rig: RigTables, _ r: InstanceRows) {
         let plan = Int(cols.plan[r.instance])
+        let apply = ApplyColumns(cols)
         cols.drawOrderIsSetup[r.instance] = 1
         for s in 0..<rig.slotCount {
             cols.drawOrder[r.drawOrder &+ s] = Int32(s)
@@ -126,9 +127,9 @@ enum SetupPose {
             if key >= 0 {
                 // A named setup attachment is always set afresh (deform and sequence reset).
                 cols.attachment[r.slot(s)] = -1
-                setAttachment(ApplyColumns(cols), rig, r, slot: s, rig.planAttachment[plan &* rig.keyCount &+ Int(key)])
+                setAttachment(apply, rig, r, slot: s, rig.planAttachment[plan &* rig.keyCount &+ Int(key)])
             } else {
-                setAttachment(ApplyColumns(cols), rig, r, slot: s, -1)
+                setAttachment(apply, rig, r, slot: s, -1)
             }
         }
     }
