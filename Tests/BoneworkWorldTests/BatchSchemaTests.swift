@@ -10,13 +10,12 @@ import Testing
 /// and colour-row widening keep every value.
 @Suite("Batch schema")
 struct BatchSchemaTests {
-    /// The address a `BatchColumns` pointer field holds, when the child is one.
+    /// The address a `BatchColumns` column pointer holds, when the child is one (a mutable pointer
+    /// of any element type, read through `ColumnPointer` as the system views' checks do; the
+    /// batch-wide `colorRowOfSlot` is read-only and no column).
     static func address(_ value: Any) -> UnsafeRawPointer? {
-        if let p = value as? UnsafeMutablePointer<Float> { return UnsafeRawPointer(p) }
-        if let p = value as? UnsafeMutablePointer<Int32> { return UnsafeRawPointer(p) }
-        if let p = value as? UnsafeMutablePointer<UInt8> { return UnsafeRawPointer(p) }
-        if let p = value as? UnsafeMutablePointer<Entity> { return UnsafeRawPointer(p) }
-        return nil
+        guard let p = value as? ColumnPointer, p.isMutable else { return nil }
+        return UnsafeRawPointer(bitPattern: p.address)
     }
 
     /// The applied-pose pointers belong to the pose system's per-thread scratch, not the batch.
