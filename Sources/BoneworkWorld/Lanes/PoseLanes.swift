@@ -35,7 +35,8 @@ enum PoseLanes {
         for o in 0..<count {
             let op = ops[o]
             if op.kind == .childBone {
-                // Two inlined copies, so that each reads its columns without a select.
+                // One call per source; the compiler may merge them into one call that picks the
+                // columns by `readsLocal`, which `PoseColumns`' field order keeps to one offset.
                 if op.readsLocal {
                     updateChild(
                         SIMD4<Float>.self, cols, rig, r0, bone: Int(op.index), parent: Int(op.parent), readsLocal: true)

@@ -20,7 +20,19 @@ struct PoseColumns {
     var shape: BatchShape
     /// Floats between consecutive fields of `physics` (`PhysicsField`).
     var physicsFieldStride: Int
-    // Written.
+    // The local pose (read, and shearY written), then the applied pose (written) in the same
+    // order, eight fields apart: `PoseLanes.localTransform` reads one group or the other per
+    // bone, and laid out so the choice compiles to one shifted offset for all seven columns; in
+    // another order (or seven apart) it was a select per column, 169 instructions more per
+    // spineboy skeleton-frame (`Benchmarks/callgrind.sh`).
+    var x: UnsafePointer<Float>
+    var y: UnsafePointer<Float>
+    var rotation: UnsafePointer<Float>
+    var scaleX: UnsafePointer<Float>
+    var scaleY: UnsafePointer<Float>
+    var shearX: UnsafePointer<Float>
+    var shearY: UnsafeMutablePointer<Float>
+    var inherit: UnsafePointer<UInt8>
     var appliedX: UnsafeMutablePointer<Float>
     var appliedY: UnsafeMutablePointer<Float>
     var appliedRotation: UnsafeMutablePointer<Float>
@@ -28,24 +40,17 @@ struct PoseColumns {
     var appliedScaleY: UnsafeMutablePointer<Float>
     var appliedShearX: UnsafeMutablePointer<Float>
     var appliedShearY: UnsafeMutablePointer<Float>
+    // Written.
     var a: UnsafeMutablePointer<Float>
     var b: UnsafeMutablePointer<Float>
     var c: UnsafeMutablePointer<Float>
     var d: UnsafeMutablePointer<Float>
     var worldX: UnsafeMutablePointer<Float>
     var worldY: UnsafeMutablePointer<Float>
-    var shearY: UnsafeMutablePointer<Float>
     var physics: UnsafeMutablePointer<Float>
     var physicsReset: UnsafeMutablePointer<Int32>
     var time: UnsafeMutablePointer<Float>
-    // Read.
-    var x: UnsafePointer<Float>
-    var y: UnsafePointer<Float>
-    var rotation: UnsafePointer<Float>
-    var scaleX: UnsafePointer<Float>
-    var scaleY: UnsafePointer<Float>
-    var shearX: UnsafePointer<Float>
-    var inherit: UnsafePointer<UInt8>
+    // Read (and `inherit` above).
     var ikMix: UnsafePointer<Float>
     var ikSoftness: UnsafePointer<Float>
     var ikBend: UnsafePointer<Int32>
