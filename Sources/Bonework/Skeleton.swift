@@ -71,14 +71,15 @@ public struct Skeleton {
         try world.setSkin(entity, name)
     }
 
-    /// Wears a custom skin (for example several skins added together). The engine runs with the
-    /// first skin added (its bones and constraints); attachments come from the custom skin.
+    /// Wears a custom skin (for example several skins added together): the engine wears the
+    /// skins it was assembled from as one composed skin (the attachments, bones and constraints
+    /// of every part); attachments put with `Skin.setAttachment` are set after each apply.
     public func setSkin(_ skin: Skin) throws {
         try drawable.checkAlive()
         guard skin.skeletonData === data else {
             throw BoneworkError.invalidArgument("skin '\(skin.name)' belongs to another skeleton")
         }
-        try world.setSkin(entity, skin.parts.first.map { data.skins[Int($0)].name })
+        try world.setSkin(entity, parts: skin.parts.map { data.skins[Int($0)].name })
         drawable.customSkin = skin
         try drawable.applyCustomSkin()
     }
@@ -228,7 +229,8 @@ public struct Slot {
             throw BoneworkError.invalidArgument("no attachment '\(name)'")
         }
         var found = skeleton.drawable.customSkin?.attachment(slot: Int32(index), nameID: id)
-        if found == nil, let s = try world.skinIndex(entity) {
+        // The worn skin: a composed one's last part holding the name wins.
+        for s in try world.skinParts(entity).reversed() where found == nil {
             found = data.attachment(skin: s, slot: Int32(index), name: id)
         }
         if found == nil, data.defaultSkin >= 0 {

@@ -151,7 +151,8 @@ public final class SkeletonDrawable {
     /// engine left empty shows the custom skin's setup attachment when the engine's own skin has
     /// no attachment under that key (the engine could not have found it).
     func applyCustomSkin() throws {
-        guard let skin = customSkin else { return }
+        // The composed skin the World wears resolves every part's attachment itself.
+        guard let skin = customSkin, skin.hasCustomAttachments else { return }
         let data = skeletonData
         let engineSkin = try world.skinIndex(entity)
         for (s, slot) in data.slots.enumerated() {

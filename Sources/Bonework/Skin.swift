@@ -9,6 +9,10 @@ public final class Skin {
     public private(set) var parts: [Int32] = []
     // (slot << 32 | interned name) -> attachment index.
     private(set) var table: [Int64: Int32] = [:]
+    /// Whether `setAttachment` put an attachment no part holds there: the engine wears the parts
+    /// as a composed skin (`World.setSkin(_:parts:)`); such entries are set on the slots after
+    /// each apply.
+    public private(set) var hasCustomAttachments = false
 
     /// An empty custom skin for `data`.
     public init(name: String, for data: SkeletonData) {
@@ -35,6 +39,7 @@ public final class Skin {
     public func addSkin(_ other: Skin) {
         parts.append(contentsOf: other.parts)
         for (key, value) in other.table { table[key] = value }
+        hasCustomAttachments = hasCustomAttachments || other.hasCustomAttachments
     }
 
     /// Puts one attachment (index into `SkeletonData.attachments`) under (slot, name).
@@ -44,6 +49,7 @@ public final class Skin {
             throw BoneworkError.invalidArgument("no attachment named '\(name)'")
         }
         table[Self.key(Int32(slot), id)] = attachment
+        hasCustomAttachments = true
     }
 
     /// The attachment under (slot, name), nil when this skin has none.

@@ -20,6 +20,47 @@ struct CompiledPlans {
     var planAttachment: [Int32]
 }
 
+/// One plan's rows of the per-plan tables (`CompiledPlans`, `PlanStore`).
+struct PlanRows {
+    var program: UpdateProgram
+    var boneActive: [UInt8]
+    var slotActive: [UInt8]
+    var ik: [UInt8]
+    var transform: [UInt8]
+    var path: [UInt8]
+    var physics: [UInt8]
+    /// keyCount attachment indices (-1: none).
+    var attachment: [Int32]
+
+    /// The rows of the skin composed of data skins `parts` (none: no skin): its update program,
+    /// what it activates, and its attachment table (the default skin's entries, then each part's
+    /// in order, a later one replacing an earlier one on the same key: the reference's
+    /// `Skeleton.getAttachment` looks in the worn skin, then in the default skin).
+    init(_ data: SkeletonData, parts: [Int32], keyCount: Int, key: (Int32, Int32) -> Int32) {
+        program = UpdateProgram(data: data, parts: parts)
+        boneActive = program.boneActive.map { $0 ? 1 : 0 }
+        let active = program.boneActive
+        slotActive = data.slots.map { slot in
+            let bone = Int(slot.bone)
+            return bone >= 0 && bone < active.count && active[bone] ? 1 : 0
+        }
+        ik = program.ikActive.map { $0 ? 1 : 0 }
+        transform = program.transformActive.map { $0 ? 1 : 0 }
+        path = program.pathActive.map { $0 ? 1 : 0 }
+        physics = program.physicsActive.map { $0 ? 1 : 0 }
+        attachment = [Int32](repeating: -1, count: keyCount)
+        var sources: [Int32] = []
+        if data.defaultSkin >= 0 { sources.append(data.defaultSkin) }
+        sources.append(contentsOf: parts)
+        for source in sources {
+            for entry in data.skins[Int(source)].entries {
+                let k = key(entry.slot, entry.name)
+                if k >= 0 { attachment[Int(k)] = entry.attachment }
+            }
+        }
+    }
+}
+
 extension CompiledSkeleton {
     /// One plan per skin plus "no skin": the skin's update program (the reference's update
     /// cache), its active bones, slots and constraints, and its (slot, name) -> attachment table
@@ -27,69 +68,48 @@ extension CompiledSkeleton {
     static func compilePlans(_ data: SkeletonData, keys: inout AttachmentKeys) -> CompiledPlans {
         let planCount = data.skins.count + 1
         let keyCount = keys.count
-        var programs: [UpdateProgram] = []
-        var planOpStart: [Int32] = []
-        var planOpCount: [Int32] = []
-        var ops: [UpdateOp] = []
-        var planBoneActive: [UInt8] = []
-        var planSlotActive: [UInt8] = []
-        var planIK: [UInt8] = []
-        var planTC: [UInt8] = []
-        var planPath: [UInt8] = []
-        var planPhysics: [UInt8] = []
-        var planAttachment: [Int32] = []
+        var plans = CompiledPlans(
+            planCount: planCount, keyCount: keyCount, programs: [], planOpStart: [], planOpCount: [], ops: [],
+            planBoneActive: [], planSlotActive: [], planIK: [], planTC: [], planPath: [], planPhysics: [],
+            planAttachment: [])
         for plan in 0..<planCount {
-            let skin = Int32(plan) - 1
-            let program = UpdateProgram(data: data, skin: skin)
-            programs.append(program)
+            let parts: [Int32] = plan == 0 ? [] : [Int32(plan - 1)]
+            let rows = PlanRows(data, parts: parts, keyCount: keyCount) { keys.key($0, $1) }
+            let program = rows.program
+            plans.programs.append(program)
             // Skins with the same program share its steps, so instances of such skins are posed
             // together in lanes (`PoseSystem` compares where plans' steps start).
             let same = (0..<plan).first { p in
-                let start = Int(planOpStart[p])
-                return Int(planOpCount[p]) == program.ops.count
-                    && ops[start..<(start + program.ops.count)].elementsEqual(program.ops)
+                let start = Int(plans.planOpStart[p])
+                return Int(plans.planOpCount[p]) == program.ops.count
+                    && plans.ops[start..<(start + program.ops.count)].elementsEqual(program.ops)
             }
             if let same {
-                planOpStart.append(planOpStart[same])
+                plans.planOpStart.append(plans.planOpStart[same])
             } else {
-                planOpStart.append(Int32(ops.count))
-                ops.append(contentsOf: program.ops)
+                plans.planOpStart.append(Int32(plans.ops.count))
+                plans.ops.append(contentsOf: program.ops)
             }
-            planOpCount.append(Int32(program.ops.count))
-            planBoneActive.append(contentsOf: program.boneActive.map { $0 ? 1 : 0 })
-            for slot in data.slots {
-                let bone = Int(slot.bone)
-                let active = bone >= 0 && bone < program.boneActive.count && program.boneActive[bone]
-                planSlotActive.append(active ? 1 : 0)
-            }
-            planIK.append(contentsOf: program.ikActive.map { $0 ? 1 : 0 })
-            planTC.append(contentsOf: program.transformActive.map { $0 ? 1 : 0 })
-            planPath.append(contentsOf: program.pathActive.map { $0 ? 1 : 0 })
-            planPhysics.append(contentsOf: program.physicsActive.map { $0 ? 1 : 0 })
-            var table = [Int32](repeating: -1, count: keyCount)
-            // Default skin first, so that the plan's own skin overrides it.
-            var sources: [Int] = []
-            if data.defaultSkin >= 0 { sources.append(Int(data.defaultSkin)) }
-            if skin >= 0 { sources.append(Int(skin)) }
-            for source in sources {
-                for entry in data.skins[source].entries {
-                    let k = keys.key(entry.slot, entry.name)
-                    if k >= 0 { table[Int(k)] = entry.attachment }
-                }
-            }
-            planAttachment.append(contentsOf: table)
+            plans.planOpCount.append(Int32(program.ops.count))
+            plans.planBoneActive.append(contentsOf: rows.boneActive)
+            plans.planSlotActive.append(contentsOf: rows.slotActive)
+            plans.planIK.append(contentsOf: rows.ik)
+            plans.planTC.append(contentsOf: rows.transform)
+            plans.planPath.append(contentsOf: rows.path)
+            plans.planPhysics.append(contentsOf: rows.physics)
+            plans.planAttachment.append(contentsOf: rows.attachment)
         }
-        return CompiledPlans(
-            planCount: planCount, keyCount: keyCount, programs: programs, planOpStart: planOpStart,
-            planOpCount: planOpCount, ops: ops, planBoneActive: planBoneActive, planSlotActive: planSlotActive,
-            planIK: planIK, planTC: planTC, planPath: planPath, planPhysics: planPhysics, planAttachment: planAttachment
-        )
+        return plans
     }
 
-    /// Turns the steps of bones that always inherit normally from a parent into `.childBone`
-    /// steps, and returns the bones whose applied pose must be copied each frame: those a
+    /// The `.childBone` step of each bone that always inherits normally from a parent (nil for
+    /// the others), and the bones whose applied pose must be copied each frame: those a
     /// constraint reads or writes (constrained bones and targets) and those not updated inline.
-    static func markChildBones(_ data: SkeletonData, ops: inout [UpdateOp], inheritRows: [Int32]) -> [Int32] {
+    /// Plan-independent: every plan's `.bone` steps are replaced through the same table
+    /// (`childSteps(_:)`).
+    static func childSteps(_ data: SkeletonData, inheritRows: [Int32]) -> (
+        steps: [UpdateOp?], appliedBones: [Int32]
+    ) {
         let boneCount = data.bones.count
         var constrained = [Bool](repeating: false, count: boneCount)
         func mark(_ bones: [Int32]) { for b in bones where b >= 0 && Int(b) < boneCount { constrained[Int(b)] = true } }
@@ -97,17 +117,17 @@ extension CompiledSkeleton {
         for c in data.transformConstraints { mark(c.bones + [c.target]) }
         for c in data.pathConstraints { mark(c.bones) }
         for c in data.physicsConstraints { mark([c.bone]) }
-        var readsLocal = [Bool](repeating: false, count: boneCount)
-        for o in ops.indices where ops[o].kind == .bone {
-            let k = Int(ops[o].index)
-            let bone = data.bones[k]
-            if bone.parent >= 0 && bone.inherit == .normal && inheritRows[k] < 0 {
-                ops[o] = UpdateOp(
-                    kind: .childBone, index: ops[o].index, parent: bone.parent, readsLocal: !constrained[k])
-                readsLocal[k] = !constrained[k]
-            }
+        var steps = [UpdateOp?](repeating: nil, count: boneCount)
+        for (k, bone) in data.bones.enumerated()
+        where bone.parent >= 0 && bone.inherit == .normal && inheritRows[k] < 0 {
+            steps[k] = UpdateOp(kind: .childBone, index: Int32(k), parent: bone.parent, readsLocal: !constrained[k])
         }
-        let appliedBones = (0..<boneCount).filter { !readsLocal[$0] }.map { Int32($0) }
-        return appliedBones
+        let appliedBones = (0..<boneCount).filter { !(steps[$0]?.readsLocal ?? false) }.map { Int32($0) }
+        return (steps, appliedBones)
+    }
+
+    /// `ops` with each `.bone` step that has a `.childBone` form (`childSteps`) replaced by it.
+    static func replacingChildSteps(_ ops: [UpdateOp], _ steps: [UpdateOp?]) -> [UpdateOp] {
+        ops.map { op in op.kind == .bone ? steps[Int(op.index)] ?? op : op }
     }
 }

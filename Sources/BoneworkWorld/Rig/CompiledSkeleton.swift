@@ -1,10 +1,13 @@
 import BoneworkFormat
+import Synchronization
 
 /// A `SkeletonData` flattened once into the raw tables the systems read (`RigTables`): setup
 /// values, constraint bone lists, attachment geometry, every animation's timelines in shared
 /// pools, and per skin an update program and a dense (slot, name) -> attachment table.
 ///
-/// Immutable after construction and shared by every batch of the same data.
+/// Immutable after construction and shared by every batch of the same data, except that it
+/// interns the plans of composed skins as instances first wear them (`plan(parts:)`, under a
+/// lock, into rows reserved at construction).
 public final class CompiledSkeleton: @unchecked Sendable {
     public let data: SkeletonData
     let tables: RigTables
@@ -12,8 +15,6 @@ public final class CompiledSkeleton: @unchecked Sendable {
 
     public let boneCount: Int
     public let slotCount: Int
-    /// Number of update plans: one per skin plus "no skin".
-    public let planCount: Int
     /// Floats of deform buffers per instance (sum of the slots' capacities).
     public let deformFloats: Int
     /// Floats of world vertices per instance (sum of the slots' capacities).
@@ -24,9 +25,13 @@ public final class CompiledSkeleton: @unchecked Sendable {
     public let maxEventKeys: Int
     /// Per global event index: (animation, index into that animation's `events`).
     let eventKeys: [(animation: Int32, key: Int32)]
-    /// Update programs per plan, kept for inspection and tests.
-    let programs: [UpdateProgram]
     private let keyIndex: [Int64: Int32]
+    /// The per-plan tables, with room for composed skins' plans.
+    let store: PlanStore
+    /// Each bone's `.childBone` step, nil for bones updated by the general step.
+    let childSteps: [UpdateOp?]
+    /// The plans handed out: data skins', then composed ones.
+    let composed: Mutex<ComposedSkins>
 
     public init(_ data: SkeletonData) {
         self.data = data
@@ -50,12 +55,25 @@ public final class CompiledSkeleton: @unchecked Sendable {
         vertexFloats = att.vertexTotal
         maxAttachmentFloats = att.maxAttachmentFloats
         var plans = Self.compilePlans(data, keys: &keys)
-        planCount = plans.planCount
-        programs = plans.programs
         keyIndex = keys.index
         let cons = Self.compileConstraints(data)
         let rows = Self.compactRows(slotFieldUse: anim.slotFieldUse, inheritUse: anim.inheritUse)
-        let appliedBones = Self.markChildBones(data, ops: &plans.ops, inheritRows: rows.inheritRows)
+        let (childSteps, appliedBones) = Self.childSteps(data, inheritRows: rows.inheritRows)
+        self.childSteps = childSteps
+        plans.ops = Self.replacingChildSteps(plans.ops, childSteps)
+        // Composed skins only differ from data skins when there are several skins to compose.
+        // Their programs are at most one step per bone and constraint, plus a bone's steps again
+        // after each constraint that resets it (bounded by the skin of every part at once).
+        let allParts = UpdateProgram(data: data, parts: data.skins.indices.map { Int32($0) })
+        let opsPerPlan = max(allParts.ops.count, plans.programs.map(\.ops.count).max() ?? 0) + boneCount
+        let store = PlanStore(
+            plans, composedLimit: data.skins.count > 1 ? ComposedSkins.limit : 0, opsPerPlan: opsPerPlan, b)
+        self.store = store
+        composed = Mutex(
+            ComposedSkins(
+                parts: (0..<plans.planCount).map { $0 == 0 ? [] : [Int32($0 - 1)] },
+                entries: (0..<plans.planCount).map { $0 == 0 ? [] : data.skins[$0 - 1].entries },
+                programs: plans.programs, opCount: plans.ops.count))
         let localSetup = BoneTransform.LocalSetup.table(data.bones)
         let keyCount = plans.keyCount
 
@@ -130,13 +148,13 @@ public final class CompiledSkeleton: @unchecked Sendable {
             framePool: b.freeze(anim.framePool), curvePool: b.freeze(anim.curvePool),
             markerPool: b.freeze(anim.markerPool), intPool: b.freeze(anim.intPool),
             keyPool: b.freeze(anim.keyPool),
-            planOpStart: b.freeze(plans.planOpStart), planOpCount: b.freeze(plans.planOpCount),
-            ops: b.freeze(plans.ops),
-            planBoneActive: b.freeze(plans.planBoneActive), planSlotActive: b.freeze(plans.planSlotActive),
-            planIKActive: b.freeze(plans.planIK),
-            planTransformActive: b.freeze(plans.planTC), planPathActive: b.freeze(plans.planPath),
-            planPhysicsActive: b.freeze(plans.planPhysics), appliedBones: b.freeze(appliedBones),
-            appliedBoneCount: appliedBones.count, planAttachment: b.freeze(plans.planAttachment),
+            planOpStart: UnsafePointer(store.planOpStart), planOpCount: UnsafePointer(store.planOpCount),
+            ops: UnsafePointer(store.ops),
+            planBoneActive: UnsafePointer(store.boneActive), planSlotActive: UnsafePointer(store.slotActive),
+            planIKActive: UnsafePointer(store.ik),
+            planTransformActive: UnsafePointer(store.transform), planPathActive: UnsafePointer(store.path),
+            planPhysicsActive: UnsafePointer(store.physics), appliedBones: b.freeze(appliedBones),
+            appliedBoneCount: appliedBones.count, planAttachment: UnsafePointer(store.attachment),
             paths: PathTables.build(data, b), physicsValues: PhysicsTables.build(data, b))
     }
 
@@ -171,8 +189,8 @@ public final class CompiledSkeleton: @unchecked Sendable {
 
     /// The update program of a plan as readable steps, e.g. `["bone root", "ik aim", ...]`.
     public func describeProgram(plan: Int32) -> [String] {
-        guard plan >= 0, Int(plan) < planCount else { return [] }
-        return programs[Int(plan)].ops.map { op in
+        guard let program = program(plan: plan) else { return [] }
+        return program.ops.map { op in
             let i = Int(op.index)
             switch op.kind {
             case .bone, .childBone: return "bone \(data.bones[i].name)"

@@ -2,7 +2,9 @@ import BoneworkFormat
 
 /// The order in which one skin's instances update bones and constraints each frame: the
 /// reference's update cache, computed once per (SkeletonData, skin) and flattened into a list of
-/// small steps ("update bone i", "solve ik c", ...).
+/// small steps ("update bone i", "solve ik c", ...). The skin is a data skin or one composed of
+/// several (`init(data:parts:)`): a composed skin enables the bones and constraints of every part,
+/// as the reference's `Skin.addSkin` collects them.
 ///
 /// Rules (as the reference orders them): constraints are visited by their `order`; before a
 /// constraint, the bones it reads are updated (parents first); the bones it writes are updated
@@ -22,7 +24,13 @@ struct UpdateProgram {
     private var children: [[Int32]]
     private let parents: [Int32]
 
+    /// The program of data skin `skin` (-1: no skin).
     init(data: SkeletonData, skin: Int32) {
+        self.init(data: data, parts: skin >= 0 && Int(skin) < data.skins.count ? [skin] : [])
+    }
+
+    /// The program of the skin composed of the data skins `parts` (valid indices; none: no skin).
+    init(data: SkeletonData, parts: [Int32]) {
         let boneCount = data.bones.count
         boneActive = data.bones.map { !$0.skinRequired }
         sorted = data.bones.map(\.skinRequired)
@@ -36,9 +44,9 @@ struct UpdateProgram {
         pathActive = Array(repeating: false, count: data.pathConstraints.count)
         physicsActive = Array(repeating: false, count: data.physicsConstraints.count)
 
-        let skinData: SkinData? = skin >= 0 && Int(skin) < data.skins.count ? data.skins[Int(skin)] : nil
-        if let skinData {
-            for bone in skinData.bones {
+        let skins = parts.map { data.skins[Int($0)] }
+        for skin in skins {
+            for bone in skin.bones {
                 var b = bone
                 while b >= 0 {
                     sorted[Int(b)] = false
@@ -48,7 +56,7 @@ struct UpdateProgram {
             }
         }
         func enabled(_ kind: ConstraintKind, _ index: Int, skinRequired: Bool) -> Bool {
-            !skinRequired || (skinData?.constraints.contains(ConstraintRef(kind, Int32(index))) ?? false)
+            !skinRequired || skins.contains { $0.constraints.contains(ConstraintRef(kind, Int32(index))) }
         }
 
         let constraintCount =
@@ -71,7 +79,7 @@ struct UpdateProgram {
                 let slotBone = data.slots[Int(path.target)].bone
                 let active = boneActive[Int(slotBone)] && enabled(.path, c, skinRequired: path.skinRequired)
                 pathActive[c] = active
-                if active { sortPath(path, index: c, skin: skin, data: data) }
+                if active { sortPath(path, index: c, parts: parts, data: data) }
             } else if let c = data.physicsConstraints.firstIndex(where: { $0.order == o }) {
                 let physics = data.physicsConstraints[c]
                 let active =
@@ -119,13 +127,13 @@ struct UpdateProgram {
         for bone in tc.bones { sorted[Int(bone)] = true }
     }
 
-    private mutating func sortPath(_ path: PathConstraintData, index: Int, skin: Int32, data: SkeletonData) {
+    private mutating func sortPath(_ path: PathConstraintData, index: Int, parts: [Int32], data: SkeletonData) {
         let slot = path.target
         let slotBone = data.slots[Int(slot)].bone
-        // Bones of every path attachment the target slot may show, in every skin.
-        var skins: [Int] = []
-        if skin >= 0 { skins.append(Int(skin)) }
-        if data.defaultSkin >= 0 && data.defaultSkin != skin { skins.append(Int(data.defaultSkin)) }
+        // Bones of every path attachment the target slot may show: the worn skin's (a composed
+        // skin's parts in order), the default skin's unless it is the worn one, every skin's.
+        var skins = parts.map(Int.init)
+        if data.defaultSkin >= 0 && parts != [data.defaultSkin] { skins.append(Int(data.defaultSkin)) }
         skins.append(contentsOf: data.skins.indices)
         for s in skins {
             for entry in data.skins[s].entries where entry.slot == slot {

@@ -185,13 +185,12 @@ public final class Batch {
         let old = cols.plan[row]
         guard plan != old, plan >= 0, Int(plan) < rig.planCount else { return }
         let data = rig.data
-        if plan > 0 {
-            let newSkin = data.skins[Int(plan - 1)]
+        if let newEntries = rig.skinEntries(plan: plan) {
             func skinAttachment(_ slot: Int32, _ name: Int32) -> Int32? {
-                newSkin.entries.first(where: { $0.slot == slot && $0.name == name })?.attachment
+                newEntries.first(where: { $0.slot == slot && $0.name == name })?.attachment
             }
-            if old > 0 {
-                for entry in data.skins[Int(old - 1)].entries {
+            if let oldEntries = rig.skinEntries(plan: old) {
+                for entry in oldEntries {
                     let i = rows.slot(Int(entry.slot))
                     if cols.attachment[i] == entry.attachment, let a = skinAttachment(entry.slot, entry.name) {
                         SetupPose.setAttachment(ApplyColumns(cols), t, rows, slot: Int(entry.slot), a)

@@ -13,6 +13,17 @@ final class FrozenBuffers {
         return UnsafePointer(p)
     }
 
+    /// A pointer to room for `capacity` values (at least `values.count`), the first ones a copy
+    /// of `values`, the rest uninitialized: the owner initializes each element before reading it.
+    func reserve<T: BitwiseCopyable>(_ values: [T], capacity: Int) -> UnsafeMutablePointer<T> {
+        let p = UnsafeMutablePointer<T>.allocate(capacity: max(1, values.count, capacity))
+        values.withUnsafeBufferPointer { buffer in
+            if let base = buffer.baseAddress { p.initialize(from: base, count: buffer.count) }
+        }
+        allocations.append(UnsafeMutableRawPointer(p))
+        return p
+    }
+
     deinit {
         for p in allocations { p.deallocate() }
     }

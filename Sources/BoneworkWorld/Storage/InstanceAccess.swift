@@ -162,10 +162,17 @@ extension World {
         c.skeletonScaleY[row] = scaleY
     }
 
-    /// The skin an instance wears (index into `SkeletonData.skins`), nil for none.
+    /// The data skin an instance wears (index into `SkeletonData.skins`): nil for none, and for a
+    /// composed skin (see `skinParts(_:)`).
     public func skinIndex(_ entity: Entity) throws -> Int32? {
+        let parts = try skinParts(entity)
+        return parts.count == 1 ? parts[0] : nil
+    }
+
+    /// The data skins the instance's skin is made of, in order (one for a data skin, none for
+    /// no skin).
+    public func skinParts(_ entity: Entity) throws -> [Int32] {
         let (batch, row) = try locate(entity)
-        let plan = batch.columns().plan[row]
-        return plan > 0 ? plan - 1 : nil
+        return batch.rig.parts(plan: batch.columns().plan[row])
     }
 }

@@ -118,6 +118,24 @@ public final class World {
         batch.setSkin(row: row, plan: plan)
     }
 
+    /// Wears the skin composed of the data skins named `parts`, in order (the reference's
+    /// `Skin.addSkin` of each into an empty skin, then `setSkin`): attachments of a later part
+    /// replace an earlier one's on the same (slot, name), and the bones and constraints of every
+    /// part are active. The first instance to wear a combination compiles its plan; every other
+    /// instance of the skeleton in this world wearing it shares that plan. An unknown
+    /// name is `WorldError.noSuchSkin` naming it and the skeleton, and changes nothing.
+    public func setSkin(_ entity: Entity, parts: [String]) throws {
+        let (batch, row) = try locate(entity)
+        var indices: [Int32] = []
+        for name in parts {
+            guard let s = batch.data.findSkin(name) else {
+                throw WorldError.noSuchSkin(name, skeleton: batch.data.file)
+            }
+            indices.append(s)
+        }
+        batch.setSkin(row: row, plan: try batch.rig.plan(parts: indices))
+    }
+
     /// Bones, constraints and slots back to the setup pose (world transforms follow next frame).
     public func setToSetupPose(_ entity: Entity) throws {
         let (batch, row) = try locate(entity)
