@@ -3,13 +3,17 @@ import BoneworkWorld
 import Foundation
 
 /// The crowd workload `bonework bench` and the benchmark suite measure: `count` instances share
-/// one `SkeletonData` (wearing `skin`); instance i loops `animations[i % k]` on track 0 from a
+/// one `SkeletonData` (wearing `skin`, or `outfits[i % outfits.count]` composed when outfits are
+/// given); instance i loops `animations[i % k]` on track 0 from a
 /// seeded random start time in [0, duration). Each frame runs, for every instance, state
 /// update, apply, the skeleton clock, constraints and world transforms, slot images, and the
 /// world vertices of every visible region or mesh in draw order.
 public struct CrowdWorkload: Sendable {
     public var animations: [String]
     public var skin: String?
+    /// Composed skins (lists of skin names, `World.setSkin(_:parts:)`); empty: every instance
+    /// wears `skin`.
+    public var outfits: [[String]] = []
     public var count: Int
     public var seed: UInt64
     public var threads: Int
@@ -119,6 +123,9 @@ public final class CrowdBenchmark {
         bytesPerInstance = (allBytes - halfBytes) / max(1, workload.count - halfCount)
     }
 
+    /// Composed skins' plans the world compiled (one per distinct outfit worn).
+    public var composedPlans: Int { world.batch(for: data).rig.planCount - (data.skins.count + 1) }
+
     /// Batches start with room for 16 instances: smaller worlds are not comparable.
     static let minimumCapacity = 16
 
@@ -138,6 +145,7 @@ public final class CrowdBenchmark {
         guard !animations.isEmpty else { throw WorldError.unknownAnimation("") }
         for i in 0..<count {
             let e = try world.spawn(data, skin: w.skin)
+            if !w.outfits.isEmpty { try world.setSkin(e, parts: w.outfits[i % w.outfits.count]) }
             let (name, duration) = animations[i % animations.count]
             try world.setAnimation(e, track: 0, name, loop: true)
             let start = Float(random.nextUnit()) * duration

@@ -8,7 +8,8 @@ import Foundation
 /// the profiler's summary, exports and heap figures.
 enum BenchCommand {
     static let usage = """
-        bench [--skeleton PATH --atlas PATH] [--animations walk,run] [--skin NAME] --count N --frames F
+        bench [--skeleton PATH --atlas PATH] [--animations walk,run] [--skin NAME] [--outfits K [--uniform-outfit]]
+                     --count N --frames F
                      [--threads T] [--dt SECONDS] [--seed S] [--warmup W] [--mode interleaved|split]
                      [--block ROWS] [--layout-chunk K] [--min-chunk ROWS] [--min-chunk-us MICROSECONDS] [--json] [--csv FILE]
                      [--trace FILE] [--chart FILE]
@@ -19,6 +20,10 @@ enum BenchCommand {
         var atlas: String?
         var animations: [String]?
         var skin: String?
+        /// Distinct composed outfits (`CrowdOutfits.random`), 0: none.
+        var outfits = 0
+        /// Every instance wears the most expensive of the outfits instead.
+        var uniformOutfit = false
         var count = 1000
         var frames = 300
         var threads = 1
@@ -39,9 +44,10 @@ enum BenchCommand {
 
     static func parse(_ args: [String]) throws -> Options {
         let p = try OptionParser(
-            args, flags: ["--json"],
+            args, flags: ["--json", "--uniform-outfit"],
             values: [
-                "--skeleton", "--atlas", "--animations", "--skin", "--count", "--frames", "--threads", "--dt", "--seed",
+                "--skeleton", "--atlas", "--animations", "--skin", "--outfits", "--count", "--frames", "--threads",
+                "--dt", "--seed",
                 "--warmup", "--mode", "--block", "--layout-chunk", "--min-chunk", "--min-chunk-us", "--csv", "--trace",
                 "--chart",
             ])
@@ -62,6 +68,10 @@ enum BenchCommand {
             o.animations = names
         }
         o.skin = p.value("--skin")
+        o.outfits = try integer("--outfits", minimum: 1) ?? 0
+        o.uniformOutfit = p.flag("--uniform-outfit")
+        if o.uniformOutfit && o.outfits == 0 { throw UsageError("--uniform-outfit needs --outfits K") }
+        if o.outfits > 0 && o.skin != nil { throw UsageError("--outfits and --skin exclude each other") }
         o.count = try integer("--count", minimum: 1) ?? o.count
         o.frames = try integer("--frames", minimum: 0) ?? o.frames
         let maxThreads = Scheduler.maxThreads
@@ -122,10 +132,23 @@ enum BenchCommand {
             animations = o.animations ?? ["walk", "run"]
             name = "default character (\(DefaultCharacter.skeletonPath))"
         }
-        let workload = CrowdWorkload(
-            animations: animations, skin: skin, count: o.count, seed: o.seed, threads: o.threads, mode: o.mode,
-            blockRows: o.block, minimumChunkRows: o.minimumChunk, minimumChunkMicroseconds: o.minimumChunkMicroseconds,
-            layout: ColumnLayout(chunkSize: o.layoutChunk))
+        var workload = CrowdWorkload(
+            animations: animations, skin: o.outfits > 0 ? nil : skin, count: o.count, seed: o.seed,
+            threads: o.threads, mode: o.mode, blockRows: o.block, minimumChunkRows: o.minimumChunk,
+            minimumChunkMicroseconds: o.minimumChunkMicroseconds, layout: ColumnLayout(chunkSize: o.layoutChunk))
+        var outfitLine: String?
+        if o.outfits > 0 {
+            let outfits = try CrowdOutfits.random(data, count: o.outfits, seed: o.seed)
+            if o.uniformOutfit {
+                let costly = CrowdOutfits.mostExpensive(data, outfits)
+                workload.outfits = [costly]
+                outfitLine =
+                    "outfit: every instance wears the most expensive of \(o.outfits): \(costly.joined(separator: " + "))"
+            } else {
+                workload.outfits = outfits
+                outfitLine = "outfits: \(o.outfits) distinct, instance i wears outfit i mod \(o.outfits)"
+            }
+        }
         let bench = try CrowdBenchmark(data: data, workload: workload, profiledFrames: max(1, o.frames))
         let result = bench.run(frames: o.frames, warmup: o.frames > 0 ? o.warmup : 0, delta: o.delta)
         let profiler = bench.world.scheduler.profiler
@@ -148,6 +171,7 @@ enum BenchCommand {
                 + "(\(animations.joined(separator: ","))\(skin.map { ", skin \($0)" } ?? "")), "
                 + "\(o.frames) frames of \(o.delta) s after \(result.warmup) warm-up, \(result.threads) thread"
                 + (result.threads == 1 ? "" : "s") + ", \(o.mode == .interleaved ? "interleaved" : "split")")
+        if let outfitLine { print(outfitLine + "; composed plans compiled: \(bench.composedPlans)") }
         if o.frames > 0 { print(result.summary.table) }
         print("bytes per instance: \(result.bytesPerInstance)")
         if let bytes = result.allocatedBytes {
