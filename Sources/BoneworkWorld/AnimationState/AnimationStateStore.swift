@@ -170,26 +170,6 @@ public final class AnimationStateStore {
         return moved
     }
 
-    /// Exchanges two rows (as batches do when they regroup rows by plan): tracks, time scale,
-    /// flags, row listeners, and the owner of every entry either row holds or still has to
-    /// deliver events for.
-    public func swapRows(_ a: Int, _ b: Int) {
-        guard a != b, a >= 0, b >= 0, a < rowCount, b < rowCount else { return }
-        // Owners first: `entries(ofRow:)` follows the rows' tracks, which the swap exchanges.
-        let ownedA = queue.count > 0 ? ownedBy(a) : entries(ofRow: a)
-        let ownedB = queue.count > 0 ? ownedBy(b) : entries(ofRow: b)
-        for t in 0..<trackWidth { swap(&tracks[a * trackWidth + t], &tracks[b * trackWidth + t]) }
-        swap(&trackCount[a], &trackCount[b])
-        swap(&timeScales[a], &timeScales[b])
-        swap(&changed[a], &changed[b])
-        swap(&unkeyed[a], &unkeyed[b])
-        let listenerA = rowListeners[a]
-        rowListeners[a] = rowListeners[b]
-        rowListeners[b] = listenerA
-        for slot in ownedA { pool.columns.state[slot].owner = Int32(b) }
-        for slot in ownedB { pool.columns.state[slot].owner = Int32(a) }
-    }
-
     /// Every entry a row reaches: current entries, those mixing out below them, those queued.
     func entries(ofRow row: Int) -> [Int] {
         var result: [Int] = []

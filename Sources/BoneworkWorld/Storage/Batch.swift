@@ -102,18 +102,8 @@ public final class Batch {
 
     // MARK: - Instances
 
-    /// Rows whose instance changed since the World last took them (`takeMovedRows`): rows move
-    /// when an instance is removed and when rows regroup by plan (`group(row:)`).
-    private(set) var movedRows: [Int] = []
-
-    /// The rows moved since the last call; the World re-locates their entities.
-    func takeMovedRows() -> [Int] {
-        defer { movedRows.removeAll(keepingCapacity: true) }
-        return movedRows
-    }
-
     /// Adds an instance in the setup pose of `plan` (0 = no skin, s + 1 = skin s) with world
-    /// transforms computed, and returns its row (among the rows of its plan, see `group(row:)`).
+    /// transforms computed, and returns its row.
     func add(entity: Entity, plan: Int32) -> Int {
         if count == capacity { grow(to: layout.roundUp(capacity * 2)) }
         let row = count
@@ -123,81 +113,25 @@ public final class Batch {
         cols.entity[row] = entity
         let rows = cols.rows(row)
         SetupPose.initialize(cols, rig.tables, rows)
-        if plan != 0 { applySkin(row: row, plan: plan) }
+        if plan != 0 { setSkin(row: row, plan: plan) }
         SetupPose.setBones(cols, rig.tables, rows)
         SetupPose.setSlots(cols, rig.tables, rows)
         PoseSystem.updateWorldTransforms(PoseColumns(cols), rig.tables, rows, scratch: outOfFrameScratch)
-        return group(row: row)
-    }
-
-    /// Removes row `row` by moving the last row into it (then among the rows of its plan, see
-    /// `group(row:)`). The rows that moved are in `movedRows`.
-    func remove(row: Int) {
-        let last = count - 1
-        if row != last {
-            copyRow(from: last, to: row)
-            movedRows.append(row)
-        }
-        count -= 1
-        animationStates.removeRow(row)
-        if row < count { _ = group(row: row) }
-    }
-
-    /// Keeps the rows ordered by plan (skin), so that instances wearing the same skin or outfit
-    /// are neighbours and the pose and vertex systems run them together in SIMD lanes: with 100
-    /// composed outfits worn in turn by 400 mix-and-match instances, a frame cost 90,533
-    /// instructions per skeleton (`Benchmarks/callgrind.sh 400 20 … --outfits 100`), with the
-    /// rows of each outfit together 51,949, and 50,301 with everyone in one outfit.
-    ///
-    /// Moves `row`, the one row whose plan may be out of order (every other row in order), to
-    /// the edge of its plan's rows by exchanging it with the first (or last) row of each plan it
-    /// passes: one exchange per distinct plan passed, none when the batch wears one plan.
-    /// Returns the row's new index; the rows exchanged are in `movedRows`.
-    func group(row start: Int) -> Int {
-        // `bound` is read again after each exchange: one may grow the tables (for the spare row).
-        func plan(_ i: Int) -> Int32 { bound.plan[i] }
-        var row = start
-        let p = plan(row)
-        // Down: past each run of higher plans before it, to the run's first row (found by
-        // bisection: the rows before `row` are in order).
-        while row > 0 && plan(row - 1) > p {
-            let run = plan(row - 1)
-            var low = 0
-            var high = row - 1
-            while low < high {
-                let mid = (low + high) / 2
-                if plan(mid) < run { low = mid + 1 } else { high = mid }
-            }
-            swapRows(row, low)
-            row = low
-        }
-        // Up: past each run of lower plans after it, to the run's last row.
-        while row < count - 1 && plan(row + 1) < p {
-            let run = plan(row + 1)
-            var low = row + 1
-            var high = count - 1
-            while low < high {
-                let mid = (low + high + 1) / 2
-                if plan(mid) > run { high = mid - 1 } else { low = mid }
-            }
-            swapRows(row, low)
-            row = low
-        }
         return row
     }
 
-    /// Exchanges two rows: every column table (through the spare row past the last instance)
-    /// and the animation states.
-    private func swapRows(_ a: Int, _ b: Int) {
-        guard a != b else { return }
-        if count == capacity { grow(to: layout.roundUp(capacity + 1)) }
-        let spare = count
-        copyRow(from: a, to: spare)
-        copyRow(from: b, to: a)
-        copyRow(from: spare, to: b)
-        animationStates.swapRows(a, b)
-        movedRows.append(a)
-        movedRows.append(b)
+    /// Removes row `row` by moving the last row into it. Returns the entity that moved (now at
+    /// `row`), nil when `row` was the last one.
+    func remove(row: Int) -> Entity? {
+        let last = count - 1
+        var moved: Entity?
+        if row != last {
+            copyRow(from: last, to: row)
+            moved = bound.entity[row]
+        }
+        count -= 1
+        animationStates.removeRow(row)
+        return moved
     }
 
     public func entity(atRow row: Int) -> Entity { bound.entity[row] }
@@ -244,15 +178,7 @@ public final class Batch {
     /// Changes the skin of a row, as the reference's setSkin does: attachments shown from the old
     /// skin are replaced by the new skin's attachment of the same name (or, coming from no skin,
     /// the setup attachments the new skin has), then the row follows the new skin's update plan.
-    /// The row moves among the rows of its new plan (`group(row:)`); the rows that moved are
-    /// in `movedRows`.
     func setSkin(row: Int, plan: Int32) {
-        applySkin(row: row, plan: plan)
-        _ = group(row: row)
-    }
-
-    /// `setSkin` without regrouping: the row keeps its index.
-    private func applySkin(row: Int, plan: Int32) {
         let cols = columns()
         let rows = cols.rows(row)
         let t = rig.tables

@@ -59,22 +59,15 @@ public final class World {
         let entity = Entity(index: index, generation: generations[Int(index)])
         let row = batch.add(entity: entity, plan: batch.rig.plan(skin: skinIndex))
         locations[Int(index)] = (Int32(batchOf[ObjectIdentifier(data)] ?? 0), Int32(row))
-        relocate(batch)
         return entity
-    }
-
-    /// Points the handles of the instances a batch moved (`Batch.takeMovedRows`) at their rows.
-    private func relocate(_ batch: Batch) {
-        for row in batch.takeMovedRows() where row < batch.count {
-            locations[Int(batch.entity(atRow: row).index)].row = Int32(row)
-        }
     }
 
     /// Removes an instance; its handle (and every copy of it) becomes stale.
     public func despawn(_ entity: Entity) throws {
         let (batch, row) = try locate(entity)
-        batch.remove(row: row)
-        relocate(batch)
+        if let moved = batch.remove(row: row) {
+            locations[Int(moved.index)].row = Int32(row)
+        }
         locations[Int(entity.index)] = (-1, -1)
         generations[Int(entity.index)] &+= 1
         freeIndices.append(entity.index)
@@ -123,7 +116,6 @@ public final class World {
             plan = s + 1
         }
         batch.setSkin(row: row, plan: plan)
-        relocate(batch)
     }
 
     /// Wears the skin composed of the data skins named `parts`, in order (the reference's
@@ -142,7 +134,6 @@ public final class World {
             indices.append(s)
         }
         batch.setSkin(row: row, plan: try batch.rig.plan(parts: indices))
-        relocate(batch)
     }
 
     /// Bones, constraints and slots back to the setup pose (world transforms follow next frame).
