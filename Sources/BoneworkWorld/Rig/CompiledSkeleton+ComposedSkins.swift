@@ -71,9 +71,9 @@ extension CompiledSkeleton {
     /// The plan of the skin composed of data skins `parts` in order (a later part replaces an
     /// earlier one's attachment on the same (slot, name); a part given twice counts where it
     /// was given last): 0 for none, `plan(skin:)` for one, else an interned composed plan.
-    /// Throws `WorldError.unknownSkin` for an index that is not a skin of the data and
-    /// `tooManyComposedSkins` when the skeleton's room for composed plans is used up; nothing
-    /// is changed then.
+    /// Throws `WorldError.noSuchSkin` for an index that is not a skin of the data and
+    /// `tooManyComposedSkins` when the skeleton's room for composed plans (or for their update
+    /// steps) is used up; nothing is changed then.
     public func plan(parts given: [Int32]) throws(WorldError) -> Int32 {
         for p in given where p < 0 || Int(p) >= data.skins.count {
             throw .noSuchSkin("#\(p)", skeleton: data.file)
