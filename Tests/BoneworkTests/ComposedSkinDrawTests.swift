@@ -49,6 +49,11 @@ import Testing
                 let shown = try Set(
                     skin.entries.map { try drawable.world.slotAttachment(drawable.entity, slot: Int($0.slot)) })
                 #expect(!shown.isDisjoint(with: own), "\(part) shows on its slots (\(order))")
+                // What the accessory needs to be drawn where it belongs: the bones its skin
+                // brings, and the bones of the slots it shows on, are posed.
+                let pose = try drawable.world.pose(drawable.entity)
+                let needed = Set(skin.bones.map(Int.init) + skin.entries.map { Int(data.slots[Int($0.slot)].bone) })
+                #expect(needed.isDisjoint(with: pose.inactiveBones), "\(part)'s bones are posed (\(order))")
             }
         }
     }
