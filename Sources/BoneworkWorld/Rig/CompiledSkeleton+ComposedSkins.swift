@@ -28,14 +28,13 @@ struct PlanStore: @unchecked Sendable {
     init(_ plans: CompiledPlans, composedLimit: Int, opsPerPlan: Int, _ b: FrozenBuffers) {
         planCapacity = plans.planCount + composedLimit
         opCapacity = plans.ops.count + composedLimit * opsPerPlan
-        let bones = plans.planBoneActive.count / max(1, plans.planCount)
-        let slots = plans.planSlotActive.count / max(1, plans.planCount)
+        // Each table holds one row per plan: its row width is its length over the plans.
         let per = { (table: [UInt8]) in table.count / max(1, plans.planCount) }
         planOpStart = b.reserve(plans.planOpStart, capacity: planCapacity)
         planOpCount = b.reserve(plans.planOpCount, capacity: planCapacity)
         ops = b.reserve(plans.ops, capacity: opCapacity)
-        boneActive = b.reserve(plans.planBoneActive, capacity: planCapacity * bones)
-        slotActive = b.reserve(plans.planSlotActive, capacity: planCapacity * slots)
+        boneActive = b.reserve(plans.planBoneActive, capacity: planCapacity * per(plans.planBoneActive))
+        slotActive = b.reserve(plans.planSlotActive, capacity: planCapacity * per(plans.planSlotActive))
         ik = b.reserve(plans.planIK, capacity: planCapacity * per(plans.planIK))
         transform = b.reserve(plans.planTC, capacity: planCapacity * per(plans.planTC))
         path = b.reserve(plans.planPath, capacity: planCapacity * per(plans.planPath))
@@ -90,16 +89,12 @@ extension CompiledSkeleton {
             }
             let rows = PlanRows(data, parts: parts, keyCount: tables.keyCount) { self.key(slot: $0, name: $1) ?? -1 }
             let ops = Self.replacingChildSteps(rows.program.ops, childSteps)
-            // An equal program already stored shares its steps (and its instances their lanes).
-            var start = -1
-            for p in 0..<plan where Int(store.planOpCount[p]) == ops.count {
-                let s = Int(store.planOpStart[p])
-                if UnsafeBufferPointer(start: store.ops + s, count: ops.count).elementsEqual(ops) {
-                    start = s
-                    break
-                }
-            }
-            if start < 0 {
+            // A plan with an equal program shares its steps (and its instances their lanes), as
+            // `compilePlans` shares them between data skins.
+            let start: Int
+            if let same = state.programs.firstIndex(where: { $0.ops == rows.program.ops }) {
+                start = Int(store.planOpStart[same])
+            } else {
                 guard state.opCount + ops.count <= store.opCapacity else {
                     throw .tooManyComposedSkins(skeleton: data.file, limit: plan - (data.skins.count + 1))
                 }

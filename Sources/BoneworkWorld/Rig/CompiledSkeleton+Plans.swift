@@ -76,14 +76,10 @@ extension CompiledSkeleton {
             let parts: [Int32] = plan == 0 ? [] : [Int32(plan - 1)]
             let rows = PlanRows(data, parts: parts, keyCount: keyCount) { keys.key($0, $1) }
             let program = rows.program
-            plans.programs.append(program)
             // Skins with the same program share its steps, so instances of such skins are posed
             // together in lanes (`PoseSystem` compares where plans' steps start).
-            let same = (0..<plan).first { p in
-                let start = Int(plans.planOpStart[p])
-                return Int(plans.planOpCount[p]) == program.ops.count
-                    && plans.ops[start..<(start + program.ops.count)].elementsEqual(program.ops)
-            }
+            let same = plans.programs.firstIndex { $0.ops == program.ops }
+            plans.programs.append(program)
             if let same {
                 plans.planOpStart.append(plans.planOpStart[same])
             } else {

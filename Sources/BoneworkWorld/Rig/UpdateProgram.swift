@@ -24,11 +24,6 @@ struct UpdateProgram {
     private var children: [[Int32]]
     private let parents: [Int32]
 
-    /// The program of data skin `skin` (-1: no skin).
-    init(data: SkeletonData, skin: Int32) {
-        self.init(data: data, parts: skin >= 0 && Int(skin) < data.skins.count ? [skin] : [])
-    }
-
     /// The program of the skin composed of the data skins `parts` (valid indices; none: no skin).
     init(data: SkeletonData, parts: [Int32]) {
         let boneCount = data.bones.count
