@@ -287,9 +287,12 @@ extension JSONSkeletonReading {
             c.scaleX = try float(node, "scaleX", 0)
             c.shearX = try float(node, "shearX", 0)
             c.limit = try float(node, "limit", 5000) * scale
+            // A .skel holds the rate in one byte (1...255); a JSON export holds the same value. A
+            // larger rate would only multiply the steps of every update.
             let fps = try int(node, "fps", 60)
-            guard fps > 0 else {
-                throw error(.malformed, node, member: "fps", expected: "a positive step rate", found: "\(fps)")
+            guard fps > 0, fps <= 255 else {
+                throw error(
+                    .malformed, node, member: "fps", expected: "physics steps per second in 1...255", found: "\(fps)")
             }
             c.step = 1 / Float(fps)
             c.inertia = try float(node, "inertia", 1)

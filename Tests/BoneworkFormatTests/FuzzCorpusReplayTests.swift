@@ -67,13 +67,25 @@ struct FuzzCorpusReplayTests {
     @Test("A small file cannot demand images far beyond its size")
     func sequenceFramesAreBudgetedBySize() throws {
         let url = Self.regressionRoot.appendingPathComponent("binary/sequence-frames-beyond-file-size.skel")
-        let bytes = try [UInt8](Data(contentsOf: url))
+        var bytes = try [UInt8](Data(contentsOf: url))
         #expect(bytes.count == 713)
         #expect(throws: LoadError.self) { try Reader.binary.read(bytes, file: "hostile.skel") }
-        do {
-            try Reader.binary.read(bytes, file: "hostile.skel")
-        } catch let error as LoadError {
-            #expect(error.kind == .limitExceeded, "\(error)")
+        // The fuzzer's input also holds NaN floats, which the reader now refuses first: each is
+        // zeroed where the reader names it, so that the input still reaches its sequences.
+        for _ in 0..<64 {
+            do {
+                try Reader.binary.read(bytes, file: "hostile.skel")
+                Issue.record("loaded")
+                return
+            } catch let error as LoadError {
+                if error.expected == "a finite float", case .byteOffset(let at) = error.location {
+                    bytes.replaceSubrange(at..<(at + 4), with: [0, 0, 0, 0])
+                    continue
+                }
+                #expect(error.kind == .limitExceeded, "\(error)")
+                return
+            }
         }
+        Issue.record("more than 64 non-finite floats")
     }
 }

@@ -67,9 +67,11 @@ struct BinaryInput {
     /// A float stored as its big-endian IEEE 754 bits.
     mutating func readFloat() throws -> Float {
         guard remaining >= 4 else { throw truncated(at: offset, "a 4-byte float") }
-        let value = bigEndianWord(at: offset)
+        let value = Float(bitPattern: bigEndianWord(at: offset))
+        // No editor writes NaN or an infinity; either would spread into every pose it reaches.
+        guard value.isFinite else { throw error(.malformed, at: offset, expected: "a finite float", found: value) }
         offset &+= 4
-        return Float(bitPattern: value)
+        return value
     }
 
     @inline(__always) private func bigEndianWord(at i: Int) -> UInt32 {
@@ -172,7 +174,9 @@ struct BinaryInput {
         var i = offset
         let end = offset &+ count &* 4
         while i < end {
-            array.append(Float(bitPattern: bigEndianWord(at: i)) * scale)
+            let value = Float(bitPattern: bigEndianWord(at: i))
+            guard value.isFinite else { throw error(.malformed, at: i, expected: "a finite float", found: value) }
+            array.append(value * scale)
             i &+= 4
         }
         offset = end

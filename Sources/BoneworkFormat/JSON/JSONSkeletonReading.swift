@@ -107,10 +107,14 @@ struct JSONSkeletonReading {
 
     // MARK: Scalars
 
-    /// A number value narrowed to float, as the reference stores every number.
+    /// A number value narrowed to float, as the reference stores every number. A number past
+    /// float range (which narrows to infinity) is refused: no editor writes one, and an infinite
+    /// value would turn every pose it reaches into NaN.
     @inline(__always) func floatValue(_ node: Int32) throws -> Float {
         guard doc.type(node) == .number else { throw typeError(node, expected: "a number") }
-        return Float(doc.number(node))
+        let value = Float(doc.number(node))
+        guard value.isFinite else { throw typeError(node, expected: "a number in float range (|x| < 3.4e38)") }
+        return value
     }
 
     /// A number truncated toward zero (booleans count as 0 and 1), as the reference reads integers.
