@@ -122,7 +122,7 @@ enum CrowdCommand {
             sim.addKind(data, name: URL(fileURLWithPath: skeleton).deletingPathExtension().lastPathComponent)
         }
         sim.setPopulation(o.count)
-        try sim.spawn(o.count)
+        try sim.spawn(o.count, progress: SpawnProgress(total: o.count).report)
         print(
             "crowd: \(o.count) characters of \(sim.kinds.count) kind\(sim.kinds.count == 1 ? "" : "s") "
                 + "(\(sim.kinds.map(\.name).joined(separator: ", "))), churn \(o.churn)/s, \(o.frames) frames of "
@@ -212,5 +212,28 @@ enum CrowdError: Error, CustomStringConvertible {
         switch self {
         case .lostEntities(let m): return "entity bookkeeping failed: \(m)"
         }
+    }
+}
+
+/// Prints how far a long initial spawn has come to stderr, at most twice a second and only once
+/// it has run for a second (short spawns print nothing).
+final class SpawnProgress {
+    let total: Int
+    private let start = DispatchTime.now().uptimeNanoseconds
+    private var last: UInt64 = 0
+    private var printed = false
+
+    init(total: Int) { self.total = total }
+
+    func report(_ done: Int) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now - start > 1_000_000_000, now - last > 500_000_000 else { return }
+        last = now
+        printed = true
+        FileHandle.standardError.write(Data("\rspawning: \(done)/\(total) characters".utf8))
+    }
+
+    deinit {
+        if printed { FileHandle.standardError.write(Data("\rspawning: \(total)/\(total) characters\n".utf8)) }
     }
 }

@@ -124,6 +124,13 @@ public final class AnimationStateStore {
 
     // MARK: - Rows
 
+    /// Bytes one more row of capacity takes: its tracks and per-row settings, and the one entry
+    /// the pool reserves per row (mixing and queued entries grow the pool beyond that).
+    var bytesPerRow: Int {
+        trackWidth * MemoryLayout<Int32>.stride + 2 * MemoryLayout<Int32>.stride + MemoryLayout<Float>.stride
+            + MemoryLayout<UInt8>.stride + pool.columns.bytesPerEntry
+    }
+
     public func reserveRows(_ capacity: Int) {
         // One entry per row (a track playing); mixing and queues grow the pool when they need to.
         pool.reserve(capacity)
@@ -453,7 +460,7 @@ public final class AnimationStateStore {
     /// Advances one row and delivers its events (single-threaded use; frames advance every row through
     /// the `Scheduler`).
     public func update(row: Int, delta: Float) {
-        kernel.update(row: row, delta: delta, &queue)
+        kernel.update(row: row, delta: Scheduler.frameDelta(delta), &queue)
         drain()
     }
 

@@ -103,6 +103,14 @@ struct EntryColumns {
         capacity = newCapacity
     }
 
+    /// Bytes one more entry of capacity takes in these columns and the pool's free list.
+    var bytesPerEntry: Int {
+        MemoryLayout<EntryTimes>.stride + MemoryLayout<EntryState>.stride
+            + timelineStride
+            * (MemoryLayout<UInt8>.stride + MemoryLayout<Int32>.stride + 2 * MemoryLayout<Float>.stride)
+            + MemoryLayout<Int32>.stride
+    }
+
     func free() {
         times.deallocate()
         state.deallocate()

@@ -140,6 +140,15 @@ public final class Batch {
         for table in tables { table.copyInstance(from: source, to: target) }
     }
 
+    /// Bytes of instance storage one more row of capacity takes: every column table's row and
+    /// the animation state's (what `World` checks against its memory limit before growing).
+    public var bytesPerInstance: Int {
+        tables.reduce(0) { $0 + $1.bytesPerRow } + animationStates.bytesPerRow
+    }
+
+    /// Bytes of instance storage the batch holds for its capacity.
+    public var reservedBytes: Int { capacity * bytesPerInstance }
+
     /// Makes room for `newCapacity` instances (rounded up to the layout's chunk size).
     public func reserve(_ newCapacity: Int) {
         let cap = layout.roundUp(newCapacity)

@@ -40,6 +40,8 @@ struct ColumnTable {
     /// Bytes of one field (capacity * perInstance elements).
     @inline(__always)
     var fieldBytes: Int { capacity &* perInstance &* elementStride }
+    /// Bytes one more row of capacity takes (every field).
+    var bytesPerRow: Int { fields &* perInstance &* elementStride }
 
     /// The column of field `f` as elements of `T` (`T`'s stride must be `elementStride`).
     @inline(__always)

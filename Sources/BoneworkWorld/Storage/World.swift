@@ -9,6 +9,11 @@ public final class World {
     public let layout: ColumnLayout
     /// Animation tracks per instance.
     public let trackCount: Int
+    /// The most bytes of instance storage (every batch's columns and animation-state rows) this
+    /// world may hold; growth past it is refused with `WorldError.memoryLimit`. By default
+    /// `MemoryBudget.defaultLimit` when the world is made (three quarters of the memory then
+    /// available). Lowering it never frees storage already held.
+    public var memoryLimit: Int
 
     private var batchOf: [ObjectIdentifier: Int] = [:]
     private var compiled: [ObjectIdentifier: CompiledSkeleton] = [:]
@@ -17,10 +22,14 @@ public final class World {
     private var locations: [(batch: Int32, row: Int32)] = []
     private var freeIndices: [UInt32] = []
 
-    public init(layout: ColumnLayout = .standard, trackCount: Int = 4, scheduler: Scheduler = Scheduler()) {
+    public init(
+        layout: ColumnLayout = .standard, trackCount: Int = 4, scheduler: Scheduler = Scheduler(),
+        memoryLimit: Int? = nil
+    ) {
         self.layout = layout
         self.trackCount = trackCount
         self.scheduler = scheduler
+        self.memoryLimit = memoryLimit ?? MemoryBudget.defaultLimit
     }
 
     /// Number of live instances.
@@ -48,6 +57,7 @@ public final class World {
             skinIndex = s
         }
         let batch = self.batch(for: data)
+        if batch.count == batch.capacity { try grow(batch, toHold: batch.count + 1) }
         let index: UInt32
         if let reused = freeIndices.popLast() {
             index = reused
@@ -60,6 +70,60 @@ public final class World {
         let row = batch.add(entity: entity, plan: batch.rig.plan(skin: skinIndex))
         locations[Int(index)] = (Int32(batchOf[ObjectIdentifier(data)] ?? 0), Int32(row))
         return entity
+    }
+
+    // MARK: - Memory
+
+    /// Bytes of instance storage every batch holds (its capacity, not only its live rows).
+    public var reservedBytes: Int { batches.reduce(0) { $0 + $1.reservedBytes } }
+
+    /// Bytes of instance storage one instance of `data` takes (compiles the skeleton's batch
+    /// when it has none yet).
+    public func bytesPerInstance(of data: SkeletonData) -> Int { batch(for: data).bytesPerInstance }
+
+    /// Makes room for `count` instances of `data` in one growth, so that spawning them moves no
+    /// storage; refused with `WorldError.memoryLimit` (and nothing reserved) when the storage
+    /// would pass `memoryLimit`.
+    public func reserve(_ count: Int, of data: SkeletonData) throws {
+        let batch = self.batch(for: data)
+        guard count > batch.capacity else { return }
+        // The count itself first: a count whose storage overflows is refused before rounding.
+        try checkRoom(batch, capacity: count, instances: count)
+        try checkRoom(batch, capacity: layout.roundUp(count), instances: count)
+        batch.reserve(count)
+    }
+
+    /// Throws `WorldError.memoryLimit` unless `count` more instances of `data` fit under
+    /// `memoryLimit` beside the storage already held; reserves nothing. Tools call it before a
+    /// long spawn loop, so that an absurd count is refused before the first spawn.
+    public func checkRoom(for count: Int, of data: SkeletonData) throws {
+        let batch = self.batch(for: data)
+        let wanted = count > Int.max - batch.count ? Int.max : batch.count + count
+        guard wanted > batch.capacity else { return }
+        try checkRoom(batch, capacity: wanted, instances: wanted)
+    }
+
+    /// Refuses a capacity of `capacity` rows for `batch` when it passes the limit.
+    private func checkRoom(_ batch: Batch, capacity: Int, instances: Int) throws {
+        let each = batch.bytesPerInstance
+        let others = reservedBytes - batch.reservedBytes
+        guard let bytes = MemoryBudget.bytes(capacity, each: each), bytes <= memoryLimit - others else {
+            throw WorldError.memoryLimit(
+                skeleton: batch.data.file, instances: instances, bytesEach: each, limit: memoryLimit, held: others)
+        }
+    }
+
+    /// Grows `batch` to hold `count` rows: doubling its capacity when that fits the limit, else
+    /// the least capacity that holds them, else refused.
+    private func grow(_ batch: Batch, toHold count: Int) throws {
+        let doubled = layout.roundUp(max(count, batch.capacity * 2))
+        if (try? checkRoom(batch, capacity: doubled, instances: count)) != nil {
+            batch.reserve(doubled)
+            return
+        }
+        let least = layout.roundUp(count)
+        try checkRoom(batch, capacity: least, instances: count)
+        batch.reserve(least)
     }
 
     /// Removes an instance; its handle (and every copy of it) becomes stale.

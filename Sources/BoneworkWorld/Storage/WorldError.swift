@@ -10,6 +10,9 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
     case unknownAnimation(String)
     case animationOutOfRange(Int32)
     case trackOutOfRange(Int)
+    /// Room for `instances` instances of the skeleton (`bytesEach` bytes of instance storage
+    /// each, beside `held` bytes other skeletons hold) would pass the world's `memoryLimit`.
+    case memoryLimit(skeleton: String, instances: Int, bytesEach: Int, limit: Int, held: Int)
     /// `FrameProfiler.addApplicationSystem` was asked for more than its fixed number of systems.
     case tooManyApplicationSystems(String, limit: Int)
 
@@ -24,6 +27,13 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
         case .unknownAnimation(let name): return "no animation named '\(name)'"
         case .animationOutOfRange(let i): return "animation index \(i) out of range"
         case .trackOutOfRange(let t): return "track \(t) out of range"
+        case .memoryLimit(let skeleton, let instances, let each, let limit, let held):
+            let need = MemoryBudget.bytes(instances, each: each).map(MemoryBudget.describe) ?? "more than a 64-bit size"
+            let besides = held > 0 ? " beside the \(MemoryBudget.describe(held)) other skeletons hold" : ""
+            return
+                "\(skeleton): \(instances) instances need \(need) of instance storage (\(each) bytes each)\(besides), "
+                + "more than the world's memory limit of \(MemoryBudget.describe(limit)) "
+                + "(World.memoryLimit; by default three quarters of the memory available)"
         case .tooManyApplicationSystems(let name, let limit):
             return "cannot profile application system '\(name)': at most \(limit) are kept"
         }

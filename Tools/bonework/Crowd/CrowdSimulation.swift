@@ -161,9 +161,15 @@ final class CrowdSimulation {
 
     // MARK: - Spawning
 
-    func spawn(_ n: Int) throws {
-        guard !kinds.isEmpty else { return }
-        for _ in 0..<n {
+    /// Spawns `n` agents of random kinds and skins. Refused before the first spawn
+    /// (`WorldError.memoryLimit`) when `n` of the heaviest kind would not fit the world's memory
+    /// limit; `progress` hears the count spawned so far every 4,096 agents.
+    func spawn(_ n: Int, progress: ((Int) -> Void)? = nil) throws {
+        guard !kinds.isEmpty, n > 0 else { return }
+        let heaviest = kinds.max { world.bytesPerInstance(of: $0.data) < world.bytesPerInstance(of: $1.data) }
+        if let heaviest { try world.checkRoom(for: n, of: heaviest.data) }
+        for done in 0..<n {
+            if let progress, done & 4095 == 0, done > 0 { progress(done) }
             let k = random.below(kinds.count)
             let kindInfo = kinds[k]
             let skinChoice = random.below(kindInfo.skins.count)
