@@ -46,8 +46,18 @@ struct PhysicsTables {
 ///
 /// Every operation is a float operation in the reference's order: the same inputs give the same
 /// bits whichever thread or chunk order runs it.
+///
+/// One departure from the reference bounds the work of an update: the time carried into the
+/// steps is at most `maxCatchUp` seconds (the reference carries any amount, so a frame of an
+/// hour, or a step rate of a billion, asks it for millions of steps; past 2^24 steps `remaining
+/// -= step` no longer changes a float and its loop never ends). With step rates of 1...255 per
+/// second (what the readers accept) an update runs at most 255 steps per constraint; updates of
+/// up to a second, everything the reference traces use, are integrated exactly as it does.
 enum PhysicsConstraintSolver {
     private static let invPi2: Float = 1 / SpineMath.pi2
+    /// The most skeleton time (seconds) one update integrates; the rest of a longer frame is
+    /// dropped, as a game's fixed-step loop drops time after a stall.
+    static let maxCatchUp: Float = 1
 
     /// The physics columns of one constraint of one instance.
     struct State {
@@ -142,6 +152,7 @@ enum PhysicsConstraintSolver {
             let elapsed = time - s[PhysicsField.lastTime]
             let delta = elapsed > 0 ? elapsed : 0
             s[PhysicsField.remaining] += delta
+            if s[PhysicsField.remaining] > maxCatchUp { s[PhysicsField.remaining] = maxCatchUp }
             s[PhysicsField.lastTime] = time
 
             let bx = cols.worldX[bi]

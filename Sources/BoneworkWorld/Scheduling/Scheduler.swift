@@ -150,8 +150,15 @@ public final class Scheduler {
         return max(1, min(threads, min(profiler.maxChunks, rows / minimum)))
     }
 
+    /// The delta a frame advances by: a non-finite one (NaN, ±infinity) advances nothing, as
+    /// track and skeleton times that became NaN or infinite could never recover. Finite deltas,
+    /// negative ones included, pass as the reference takes them.
+    @inline(__always)
+    static func frameDelta(_ delta: Float) -> Float { delta.isFinite ? delta : 0 }
+
     /// Runs one frame over `batches`, advancing animations by `delta` seconds.
     public func run(_ batches: [Batch], delta: Float) {
+        let delta = Self.frameDelta(delta)
         let systems = FrameSystems(enabled)
         profiler.beginFrame()
         var instances = 0
@@ -196,6 +203,7 @@ public final class Scheduler {
     /// timeline apply and world transforms (where application code changes the local pose). The
     /// application API updates one drawable this way while others share its world.
     public func run(_ batch: Batch, rows: Range<Int>, delta: Float, afterApply: (() -> Void)? = nil) {
+        let delta = Self.frameDelta(delta)
         let systems = FrameSystems(enabled)
         profiler.beginFrame()
         batch.clearEvents()
