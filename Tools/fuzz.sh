@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets for the format readers, built with address sanitizer.
-#   Tools/fuzz.sh TARGET SECONDS [extra libFuzzer args]     TARGET: atlas | json | binary | all
+#   Tools/fuzz.sh TARGET SECONDS [extra libFuzzer args]     TARGET: atlas | json | binary | play | all
 #   e.g. Tools/fuzz.sh json 3600 -runs=10000000             (stops at whichever limit comes first)
 # Seeds: the example exports in ../shared/spine-examples, the corpus kept in the repository
 # (Tools/Fuzz/corpus/TARGET) and the named regression inputs (Tools/Fuzz/regressions/TARGET). New
@@ -10,41 +10,57 @@
 # corpus file, so an input a test names lives in regressions/, which this script never rewrites.
 # Any crash, sanitizer report, timeout or single allocation over 4 MB (inputs are at most 4 KB)
 # stops the run with a non-zero status and leaves the input in .build/fuzz/artifacts-TARGET.
+# `play` loads a skeleton (JSON or binary) and plays it through the World's systems
+# (Tools/Fuzz/Fuzz-play.swift): its inputs are whole exports (up to 128 KB), each must finish
+# within 1 s, and single allocations up to 64 MB (a world's columns) are allowed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?target: atlas, json, binary or all}
 seconds=${2:-60}
 shift 2 || true
 if [ "$target" = all ]; then
-    for t in atlas json binary; do "$0" "$t" "$seconds" "$@"; done
+    for t in atlas json binary play; do "$0" "$t" "$seconds" "$@"; done
     exit 0
 fi
+module=BoneworkFormat
+max_len=${FUZZ_MAX_LEN:-4096}
+seed_size=-24k
+limits=(-timeout=10 -malloc_limit_mb=4)
+also=
 case $target in
     atlas) pattern='*.atlas'; dict=Tools/Fuzz/atlas.dict ;;
     json) pattern='*.json'; dict=Tools/Fuzz/json.dict ;;
     binary) pattern='*.skel'; dict= ;;
-    *) echo "unknown target $target (atlas, json, binary, all)" >&2; exit 2 ;;
+    play)
+        pattern='*.skel'; also='*.json'; dict=Tools/Fuzz/json.dict; module=BoneworkWorld
+        max_len=${FUZZ_MAX_LEN:-131072}; seed_size=-128k; limits=(-timeout=1 -malloc_limit_mb=64)
+        ;;
+    *) echo "unknown target $target (atlas, json, binary, play, all)" >&2; exit 2 ;;
 esac
 scratch=.build/fuzz
-swift build -c release --target BoneworkFormat --scratch-path "$scratch" \
+swift build -c release --target "$module" --scratch-path "$scratch" \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >/dev/null
-objects=$(find "$scratch/release/BoneworkFormat.build" "$scratch/release/BoneworkImage.build" -name '*.o')
+builds=("$scratch/release/BoneworkFormat.build" "$scratch/release/BoneworkImage.build")
+[ "$module" = BoneworkWorld ] && builds+=("$scratch/release/BoneworkWorld.build")
+objects=$(find "${builds[@]}" -name '*.o')
 binary="$scratch/fuzz-$target"
 swiftc -O -sanitize=fuzzer,address -parse-as-library "Tools/Fuzz/Fuzz-$target.swift" \
     -I "$scratch/release/Modules" -I Sources/CPNG $objects -lpng -o "$binary" 2>&1 \
     | { grep -v "Cannot export local symbol" || true; }
 corpus=Tools/Fuzz/corpus/$target
+# Whole exports are too large to keep in the repository: play's corpus stays in .build.
+[ "$target" = play ] && corpus=$scratch/corpus-play
 regressions=Tools/Fuzz/regressions/$target
 seeds=$scratch/seeds-$target
 work=$scratch/work-$target
 artifacts=$scratch/artifacts-$target/
 mkdir -p "$corpus" "$seeds" "$work" "$artifacts"
-find ../shared/spine-examples -name "$pattern" -size -24k -exec cp {} "$seeds/" \;
+find ../shared/spine-examples \( -name "$pattern" ${also:+-o -name "$also"} \) -size "$seed_size" -exec cp {} "$seeds/" \;
 if [ -d "$regressions" ]; then cp "$regressions"/* "$seeds/"; fi
 echo "== fuzz $target for ${seconds}s $*"
 status=0
-"$binary" "$work" "$corpus" "$seeds" -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-4096}" -timeout=10 \
-    -rss_limit_mb=2048 -malloc_limit_mb=4 -artifact_prefix="$artifacts" -print_final_stats=1 \
+"$binary" "$work" "$corpus" "$seeds" -max_total_time="$seconds" -max_len="$max_len" "${limits[@]}" \
+    -rss_limit_mb=2048 -artifact_prefix="$artifacts" -print_final_stats=1 \
     ${dict:+-dict=$dict} "$@" || status=$?
 # Keep a minimal set of small inputs that still covers what the whole work corpus covers.
 minimal=$scratch/minimal-$target
@@ -52,7 +68,7 @@ rm -rf "$minimal" && mkdir -p "$minimal"
 "$binary" -merge=1 "$minimal" "$corpus" "$work" >/dev/null 2>&1 || true
 if [ -n "$(ls -A "$minimal")" ]; then
     find "$corpus" -type f -delete
-    find "$minimal" -type f -size -2049c -exec cp {} "$corpus/" \;
+    if [ "$target" = play ]; then cp "$minimal"/* "$corpus/"; else find "$minimal" -type f -size -2049c -exec cp {} "$corpus/" \;; fi
 fi
 echo "kept corpus: $(ls "$corpus" | wc -l) files, $(du -sk "$corpus" | cut -f1) KB"
 exit $status
