@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// `bonework render`: request renders judged by compare-image.py, frame sheets, numbered frames,
-/// and bad input reported as one line on stderr (exit 1), never a crash.
+/// and bad input reported on stderr (exit 1), never a crash: one line, and for mistakes on the
+/// command line a second one pointing to the help.
 @Suite(.serialized) struct RenderCommandTests {
     static let spineboy = TestPaths.example("spineboy")
 
@@ -46,8 +47,18 @@ import Testing
         #expect(result.status == 1, "status \(result.status), stderr: \(result.stderr)")
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 2 && lines[1].isEmpty, "stderr is not one line: \(result.stderr)")
-        #expect(result.stderr.hasPrefix("bonework: "))
+        #expect(result.stderr.hasPrefix("bonework render: "))
         for word in words { #expect(result.stderr.contains(word), "stderr lacks '\(word)': \(result.stderr)") }
+    }
+
+    /// A mistake on the command line: exit status 1, one line naming it, one pointing to the help.
+    static func expectUsageError(_ result: CLI.Result, mentioning words: [String]) {
+        #expect(result.status == 1, "status \(result.status), stderr: \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 && lines[2].isEmpty, "stderr is not two lines: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("bonework render: "))
+        #expect(lines.count > 1 && lines[1] == "see 'bonework render --help'", "\(result.stderr)")
+        for word in words { #expect(lines[0].contains(word), "stderr lacks '\(word)': \(result.stderr)") }
     }
 
     @Test(arguments: ["spineboy-pro__portal__45", "tank-pro__shoot__5", "celestial-circus-pro__swing__30"])
@@ -111,23 +122,27 @@ import Testing
         let out = try Self.scratch("errors") + "/x.png"
         let skel = Self.spineboy + "/spineboy-pro.skel"
         let atlas = Self.spineboy + "/spineboy-pma.atlas"
-        Self.expectOneLineError(try CLI.run(["render", skel, "--out", out]), mentioning: ["usage"])
-        Self.expectOneLineError(
+        Self.expectUsageError(try CLI.run(["render", skel, "--out", out]), mentioning: ["SKELETON", "--atlas"])
+        Self.expectUsageError(try CLI.run(["render", skel, "--atlas", atlas]), mentioning: ["--out"])
+        Self.expectUsageError(
             try CLI.run(["render", skel, "--atlas", atlas, "--size", "0x5", "--out", out]), mentioning: ["--size"])
-        Self.expectOneLineError(
+        Self.expectUsageError(
             try CLI.run(["render", skel, "--atlas", atlas, "--fit", "stretch", "--out", out]), mentioning: ["--fit"])
         Self.expectOneLineError(
             try CLI.run(["render", skel, "--atlas", atlas, "--animation", "nope", "--out", out]),
             mentioning: ["nope"])
-        Self.expectOneLineError(
+        Self.expectUsageError(
             try CLI.run(["render", skel, "--atlas", atlas, "--background", "red", "--out", out]),
             mentioning: ["--background"])
         Self.expectOneLineError(
-            try CLI.run(["render", skel, "--atlas", "/missing/x.atlas", "--out", out]), mentioning: ["/missing/x.atlas"]
-        )
+            try CLI.run(["render", skel, "--atlas", "/missing/x.atlas", "--out", out]),
+            mentioning: ["cannot read /missing/x.atlas: No such file or directory"])
         Self.expectOneLineError(
             try CLI.run(["render", "--request", "/missing/r.json", "--assets", ".", "--out", out]),
-            mentioning: ["/missing/r.json"])
+            mentioning: ["cannot read /missing/r.json: No such file or directory"])
+        Self.expectOneLineError(
+            try CLI.run(["render", skel, "--atlas", atlas, "--out", "/missing/x.png"]),
+            mentioning: ["cannot write /missing/x.png: No such file or directory"])
     }
 
     /// An atlas beside a bad page image: missing, corrupt, or not the size its `size:` line says.

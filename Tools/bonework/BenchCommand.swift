@@ -7,13 +7,60 @@ import Foundation
 /// `bonework bench`: the crowd workload (`CrowdWorkload`) over N instances for F frames, with
 /// the profiler's summary, exports and heap figures.
 enum BenchCommand {
-    static let usage = """
-        bench [--skeleton PATH --atlas PATH] [--animations walk,run] [--skin NAME] [--outfits K [--uniform-outfit]]
-                     --count N --frames F
-                     [--threads T] [--dt SECONDS] [--seed S] [--warmup W] [--mode interleaved|split]
-                     [--block ROWS] [--layout-chunk K] [--min-chunk ROWS] [--min-chunk-us MICROSECONDS] [--json] [--csv FILE]
-                     [--trace FILE] [--chart FILE]
-        """
+    static let spec = CommandSpec(
+        name: "bench", summary: "time a crowd of one skeleton frame by frame, per system",
+        synopsis: [
+            "bench [--skeleton PATH --atlas PATH] [--animations walk,run] [--skin NAME | --outfits K [--uniform-outfit]] "
+                + "[--count N] [--frames F] [options]"
+        ],
+        description: """
+            Runs the crowd workload (CrowdWorkload): N instances of one skeleton, instance i looping
+            animation i mod k from a seeded random start time, for F measured frames after W warm-up
+            frames. Prints the profiler's per-system table (median and p95 per frame, per skeleton),
+            bytes per instance, allocations and peak RSS; measure with a release build.
+            """,
+        options: [
+            .value("--skeleton", "PATH", "the skeleton to run (default: the built-in default character)"),
+            .value("--atlas", "PATH", "the --skeleton's atlas"),
+            .value("--animations", "A,B,...", default: "walk,run", "animations, instance i loops animation i mod k"),
+            .value(
+                "--skin", "NAME",
+                "the skin every instance wears (default: \(DefaultCharacter.defaultSkinName) for the default character)"
+            ),
+            .value(
+                "--outfits", "K",
+                "K distinct random composed outfits, instance i wears outfit i mod K; not with --skin"),
+            .flag("--uniform-outfit", "with --outfits: every instance wears the most expensive of the K outfits"),
+            .value("--count", "N", default: "1000", "instances"),
+            .value("--frames", "F", default: "300", "measured frames; 0: spawn, then report memory only"),
+            .value("--threads", "T", default: "1", "threads per frame, 1...\(Scheduler.maxThreads) on this machine"),
+            .value("--dt", "SECONDS", default: "1/60", "seconds per frame"),
+            .value("--seed", "S", default: "1", "random seed of the start times and outfits"),
+            .value("--warmup", "W", default: "10", "frames run before the measured ones"),
+            .value(
+                "--mode", "interleaved|split", default: "interleaved",
+                "all systems per block of rows, or each system over all rows"),
+            .value("--block", "ROWS", default: "\(Scheduler.defaultBlockRows)", "rows per block in interleaved mode"),
+            .value(
+                "--layout-chunk", "K", default: "\(ColumnLayout.standard.chunkSize)",
+                "instances per column layout chunk, the SIMD lanes; 1: instance-major"),
+            .value(
+                "--min-chunk", "ROWS", default: "\(Scheduler.defaultMinimumChunkRows)",
+                "fewest rows worth a thread's chunk before a frame was measured"),
+            .value(
+                "--min-chunk-us", "MICROSECONDS", default: "\(Scheduler.defaultMinimumChunkMicroseconds)",
+                "least measured work worth a thread's chunk; 0: --min-chunk alone"),
+            .flag("--json", "print the result as one JSON object instead of the table"),
+            .value("--csv", "FILE", "write the measured frames per system as CSV"),
+            .value("--trace", "FILE", "write a Chrome trace-event JSON of the frames (opens in Perfetto)"),
+            .value("--chart", "FILE", "write a PNG chart of frame time by system"),
+        ],
+        examples: [
+            "swift run -c release bonework bench --count 1000 --frames 300",
+            "bonework bench --skeleton ../shared/spine-examples/spineboy/spineboy-pro.skel "
+                + "--atlas ../shared/spine-examples/spineboy/spineboy.atlas --count 2000 --threads 2 --json",
+            "bonework bench --outfits 100 --count 400 --frames 100 --chart bench.png",
+        ])
 
     struct Options {
         var skeleton: String?
@@ -42,16 +89,8 @@ enum BenchCommand {
         var chart: String?
     }
 
-    static func parse(_ args: [String]) throws -> Options {
-        let p = try OptionParser(
-            args, flags: ["--json", "--uniform-outfit"],
-            values: [
-                "--skeleton", "--atlas", "--animations", "--skin", "--outfits", "--count", "--frames", "--threads",
-                "--dt", "--seed",
-                "--warmup", "--mode", "--block", "--layout-chunk", "--min-chunk", "--min-chunk-us", "--csv", "--trace",
-                "--chart",
-            ])
-        guard p.positional.isEmpty else { throw UsageError("unexpected argument '\(p.positional[0])'\n\(usage)") }
+    /// The options, checked.
+    static func options(from p: ParsedArguments) throws -> Options {
         var o = Options()
         func integer(_ name: String, minimum: Int) throws -> Int? {
             guard let text = p.value(name) else { return nil }
@@ -106,15 +145,13 @@ enum BenchCommand {
         o.csv = p.value("--csv")
         o.trace = p.value("--trace")
         o.chart = p.value("--chart")
+        for file in [o.csv, o.trace, o.chart].compactMap({ $0 }) { try UserFiles.checkWritable(file) }
+        for file in [o.skeleton, o.atlas].compactMap({ $0 }) { try UserFiles.checkReadable(file) }
         return o
     }
 
-    static func run(_ args: [String]) throws {
-        if args.contains("--help") || args.contains("-h") {
-            print("usage: bonework \(usage)")
-            return
-        }
-        let o = try parse(args)
+    static func run(_ arguments: ParsedArguments) throws {
+        let o = try options(from: arguments)
         let data: SkeletonData
         let skin: String?
         let animations: [String]
@@ -153,10 +190,8 @@ enum BenchCommand {
         let result = bench.run(frames: o.frames, warmup: o.frames > 0 ? o.warmup : 0, delta: o.delta)
         let profiler = bench.world.scheduler.profiler
         if o.frames > 0 {
-            if let csv = o.csv { try profiler.csv().write(toFile: csv, atomically: true, encoding: .utf8) }
-            if let trace = o.trace {
-                try profiler.chromeTrace().write(toFile: trace, atomically: true, encoding: .utf8)
-            }
+            if let csv = o.csv { try UserFiles.write(profiler.csv(), to: csv) }
+            if let trace = o.trace { try UserFiles.write(profiler.chromeTrace(), to: trace) }
             if let chart = o.chart { try profiler.writeChart(to: chart) }
         }
         if o.json {

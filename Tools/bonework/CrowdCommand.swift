@@ -13,16 +13,61 @@ import Foundation
 /// window can be opened): runs the frames with a progress bar, then prints the per-system
 /// table and writes the profiler's exports and a screenshot when asked.
 enum CrowdCommand {
-    static let usage = """
-        crowd [--count N] [--frames N] [--churn RATE] [--skeleton PATH --atlas PATH]... [--headless]
-                     [--threads T] [--dt SECONDS] [--seed S] [--seconds S] [--csv FILE] [--trace FILE]
-                     [--chart FILE] [--screenshot FILE] [--diagnostics]
-          --count N        characters at the start (default 2000)
-          --frames N       frames to run headless (default 300)
-          --churn RATE     characters replaced per second (despawned and spawned; default 0)
-          --seconds S      headless: stop after S seconds even if frames remain (soak runs)
-          --skeleton/--atlas  more kinds of character besides the default one (repeatable, in pairs)
-        """
+    static let spec = CommandSpec(
+        name: "crowd", summary: "a steered crowd with value-driven animations, in a window or headless",
+        synopsis: [
+            "crowd [--count N] [--frames N] [--churn RATE] [--skeleton PATH [--atlas PATH]]... [--headless] [options]"
+        ],
+        description: """
+            A crowd of characters walking over a plane, their animations driven by value triggers (speed
+            bucket: idle, walk or run on track 0; a hit: flinch on an additive track 1), with characters
+            replaced at the churn rate. With a display it opens a window (HUD in the title, keys below).
+            Headless, or when no window can be opened, it runs the frames with a progress bar, then prints
+            the per-system table and writes the exports and the screenshot asked for.
+            """,
+        options: [
+            .value("--count", "N", default: "2000", "characters at the start"),
+            .value("--frames", "N", default: "300", "frames to run headless; with a window, close it after N frames"),
+            .value("--churn", "RATE", default: "0", "characters replaced per second: as many despawned as spawned"),
+            .value(
+                "--skeleton", "PATH", repeatable: true,
+                "another kind of character besides the default one; drawn only with an --atlas"),
+            .value(
+                "--atlas", "PATH", repeatable: true,
+                "a --skeleton's atlas: the first --atlas goes with the first --skeleton, and so on"),
+            .flag("--headless", "no window: run the frames, then print the table"),
+            .value("--threads", "T", default: "every core, \(Scheduler.maxThreads) here", "threads per frame"),
+            .value("--dt", "SECONDS", default: "1/60", "simulated seconds per frame"),
+            .value("--seed", "S", default: "1", "random seed: kinds, skins, places, goals, speeds, churn"),
+            .value("--seconds", "S", "headless: stop after S seconds even if frames remain (soak runs)"),
+            .value("--csv", "FILE", "write the kept frames per system as CSV"),
+            .value("--trace", "FILE", "write a Chrome trace-event JSON of the kept frames (opens in Perfetto)"),
+            .value("--chart", "FILE", "write a PNG chart of frame time by system"),
+            .value(
+                "--screenshot", "FILE",
+                "headless: draw the last frame offscreen to a PNG (needs an --atlas for every --skeleton)"),
+            .flag("--diagnostics", "print up to 20 trigger diagnostic reports (debug builds)"),
+        ],
+        sections: [
+            HelpSection(
+                title: "Window keys",
+                rows: [
+                    ("1 / 2 / 3", "camera: overview / close-up / follow one character (one-second transition)"),
+                    ("left drag", "pan the camera"),
+                    ("mouse wheel", "zoom around the cursor"),
+                    ("P", "pause / resume the simulation"),
+                    ("+ / -", "add / remove 1,000 characters"),
+                    ("O", "overlay: per-system times and trigger diagnostics in the HUD, every character drawn"),
+                    ("Escape", "quit: prints the frames shown, the per-system table and the entity check"),
+                ])
+        ],
+        examples: [
+            "bonework crowd",
+            "bonework crowd --headless --count 10000 --frames 600 --churn 200 --chart crowd.png",
+            "bonework crowd --count 500 --skeleton ../shared/spine-examples/spineboy/spineboy-pro.skel "
+                + "--atlas ../shared/spine-examples/spineboy/spineboy.atlas",
+            "bonework crowd --headless --count 2000 --churn 100 --seconds 60 --frames 100000000",
+        ])
 
     /// Frames the profiler keeps for the table and the exports.
     static let keptFrames = 3600
@@ -47,14 +92,8 @@ enum CrowdCommand {
         var diagnostics = false
     }
 
-    static func parse(_ args: [String]) throws -> Options {
-        let p = try OptionParser(
-            args, flags: ["--headless", "--diagnostics"],
-            values: [
-                "--count", "--frames", "--churn", "--skeleton", "--atlas", "--threads", "--dt", "--seed", "--csv",
-                "--trace", "--chart", "--screenshot", "--seconds",
-            ])
-        guard p.positional.isEmpty else { throw UsageError("unexpected argument '\(p.positional[0])'\n\(usage)") }
+    /// The options, checked.
+    static func options(from p: ParsedArguments) throws -> Options {
         var o = Options()
         func integer(_ name: String, minimum: Int) throws -> Int? {
             guard let text = p.value(name) else { return nil }
@@ -96,15 +135,13 @@ enum CrowdCommand {
         o.trace = p.value("--trace")
         o.chart = p.value("--chart")
         o.screenshot = p.value("--screenshot")
+        for file in [o.csv, o.trace, o.chart, o.screenshot].compactMap({ $0 }) { try UserFiles.checkWritable(file) }
+        for file in skeletons + atlases { try UserFiles.checkReadable(file) }
         return o
     }
 
-    static func run(_ args: [String]) throws {
-        if args.contains("--help") || args.contains("-h") {
-            print("usage: bonework \(usage)")
-            return
-        }
-        let o = try parse(args)
+    static func run(_ arguments: ParsedArguments) throws {
+        let o = try options(from: arguments)
         // The profiler keeps the last `keptFrames` frames: the table
         // and the exports cover them, and long runs stay within fixed memory.
         let world = World(scheduler: Scheduler(capacity: min(o.frames, Self.keptFrames), threads: o.threads))
@@ -180,11 +217,11 @@ enum CrowdCommand {
             if o.diagnostics { print("trigger diagnostics: not compiled into release builds") }
         #endif
         if let csv = o.csv {
-            try profiler.csv().write(toFile: csv, atomically: true, encoding: .utf8)
+            try UserFiles.write(profiler.csv(), to: csv)
             print("wrote \(csv)")
         }
         if let trace = o.trace {
-            try profiler.chromeTrace().write(toFile: trace, atomically: true, encoding: .utf8)
+            try UserFiles.write(profiler.chromeTrace(), to: trace)
             print("wrote \(trace)")
         }
         if let chart = o.chart {

@@ -5,17 +5,37 @@ import Foundation
 /// `bonework inspect SKELETON [--atlas ATLAS] [--json]`: a readable summary, or one JSON object
 /// whose keys match the reference feature counts.
 enum InspectCommand {
-    static func run(_ args: [String]) throws {
-        let options = try OptionParser(args, flags: ["--json", "--default"], values: ["--atlas"])
+    static let spec = CommandSpec(
+        name: "inspect", summary: "summarize a skeleton file, or print its feature counts as JSON",
+        synopsis: ["inspect SKELETON [--atlas ATLAS] [--json]", "inspect --default [--json]"],
+        description: """
+            Loads a skeleton and prints its bones, slots, constraints, skins, attachments, events and
+            animations (with durations), or one JSON object whose keys match the reference feature counts.
+            """,
+        positionals: [PositionalSpec(name: "SKELETON", meaning: "a Spine 4.2 skeleton file: .json or .skel")],
+        options: [
+            .value(
+                "--atlas", "ATLAS", "the skeleton's atlas: attachments find their regions, the summary counts pages"),
+            .flag("--json", "print one JSON object of feature counts instead of the summary"),
+            .flag("--default", "inspect the built-in default character instead of SKELETON"),
+        ],
+        examples: [
+            "bonework inspect ../shared/spine-examples/spineboy/spineboy-pro.skel",
+            "bonework inspect ../shared/spine-examples/spineboy/spineboy-pro.json --atlas "
+                + "../shared/spine-examples/spineboy/spineboy.atlas --json",
+            "bonework inspect --default",
+        ])
+
+    static func run(_ options: ParsedArguments) throws {
         var skeletonPath = options.positional.first
         var atlasPath = options.value("--atlas")
         if options.flag("--default") {
             skeletonPath = DefaultCharacter.skeletonPath
             atlasPath = DefaultCharacter.atlasPath
         }
-        guard let skeleton = skeletonPath, options.positional.count <= 1 else {
-            throw UsageError("inspect (SKELETON [--atlas ATLAS] | --default) [--json]")
-        }
+        guard let skeleton = skeletonPath else { throw UsageError("needs SKELETON, or --default") }
+        try UserFiles.checkReadable(skeleton)
+        if let atlasPath { try UserFiles.checkReadable(atlasPath) }
         let atlas = try atlasPath.map { try AtlasReader.read(file: $0) }
         let data = try SkeletonLoader.load(file: skeleton, atlas: atlas)
         let features = SkeletonFeatures(data)

@@ -5,88 +5,106 @@ import BoneworkWorld
 import Foundation
 
 /// `bonework render`: draws skeletons headless (EGL surfaceless, CPU vertex path) into PNGs.
-///
-///     bonework render SKELETON --atlas ATLAS [--skin S] [--animation A]
-///         [--time T | --frames N --fps F [--sheet]] [--size WxH] [--background RRGGBBAA]
-///         [--fit fit|contain|fill|width|height|cover|none] --out FILE.png
-///     bonework render --request REQUEST.json --assets DIR --out FILE.png
-///
-/// One frame goes to FILE.png; N frames go to FILE-0000.png ... or, with --sheet, to one contact
-/// sheet (frames left to right, top to bottom, ceil(sqrt(N)) columns). The camera frames the
-/// union of the setup pose's and every rendered frame's drawn bounds with a 10 % margin per side.
+/// `spec` holds its command line and help: the forms, the options, how frames are named and framed.
 enum RenderCommand {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    static let usageLine =
-        "render SKELETON --atlas ATLAS [--skin S] [--animation A] [--time T | --frames N --fps F [--sheet]] "
-        + "[--size WxH] [--background RRGGBBAA] [--fit MODE] --out FILE.png | render --request REQUEST.json "
-        + "--assets DIR --out FILE.png"
+    static let spec = CommandSpec(
+        name: "render", summary: "render frames headless to PNG (numbered, or one contact sheet)",
+        synopsis: [
+            "render SKELETON --atlas ATLAS [--skin S] [--animation A] [--time T | --frames N [--fps F] [--sheet]] "
+                + "[--size WxH] [--background RRGGBBAA] [--fit MODE] --out FILE.png",
+            "render --request REQUEST.json --assets DIR --out FILE.png",
+        ],
+        description: """
+            Draws a skeleton headless (EGL surfaceless) into PNGs. One frame goes to FILE.png; N frames go
+            to FILE-0000.png, FILE-0001.png, ... or, with --sheet, to one contact sheet (frames left to
+            right, top to bottom, ceil(sqrt(N)) columns). The camera frames the union of the setup pose's
+            and every rendered frame's drawn bounds with a 10 % margin per side. With --request it renders
+            a render request (golden/renders/*.request.json) exactly.
+            """,
+        positionals: [PositionalSpec(name: "SKELETON", meaning: "a skeleton file: .json or .skel")],
+        options: [
+            .value("--atlas", "ATLAS", "the skeleton's atlas (needed with SKELETON)"),
+            .value("--skin", "S", "the skin to wear (default: the skeleton's default skin)"),
+            .value("--animation", "A", "the animation to play, looping (default: none, the setup pose)"),
+            .value("--time", "T", default: "0", "seconds into the animation of the one frame"),
+            .value("--frames", "N", "render N frames (1...100000), 1/F s apart, instead of one"),
+            .value("--fps", "F", default: "30", "frames per second with --frames"),
+            .flag("--sheet", "with --frames: one contact sheet instead of numbered PNGs"),
+            .value("--size", "WxH", default: "512x512", "the size of each frame, both sides in 1...16384"),
+            .value(
+                "--background", "RRGGBBAA", default: "00000000",
+                "background colour in hexadecimal, straight alpha; RRGGBB is opaque"),
+            .value(
+                "--fit", "MODE", default: "fit",
+                "how the bounds fill the frame: \(Fit.allCases.map(\.rawValue).joined(separator: ", "))"),
+            .value("--out", "FILE.png", "the PNG to write, always needed; N frames go to FILE-0000.png ..."),
+            .value("--request", "REQUEST.json", "render this render request instead of SKELETON"),
+            .value("--assets", "DIR", default: ".", "with --request: the folder its paths are relative to"),
+            .flag("--progress", "show a progress bar on stderr (default: on a terminal, from 10 frames)"),
+        ],
+        examples: [
+            "bonework render ../shared/spine-examples/spineboy/spineboy-pro.skel "
+                + "--atlas ../shared/spine-examples/spineboy/spineboy-pma.atlas --animation walk --time 0.5 --out walk.png",
+            "bonework render spineboy-pro.skel --atlas spineboy-pma.atlas --animation run --frames 16 --fps 30 "
+                + "--sheet --size 256x256 --out run-sheet.png",
+            "bonework render --request ../shared/golden/renders/spineboy-pro__portal__45.request.json "
+                + "--assets ../shared/spine-examples --out portal.png",
+        ])
 
     enum Fit: String, CaseIterable {
         case fit, contain, fill, width, height, cover, none
     }
 
-    static func run(_ args: [String]) throws {
-        do {
-            try runChecked(args)
-        } catch let error as UsageError {
-            throw error
-        } catch {
-            // One line on stderr, whatever the error's own formatting.
-            let text = "\(error)".split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            throw Failure(description: text.joined(separator: "; "))
-        }
-    }
-
-    static func runChecked(_ args: [String]) throws {
-        let options = try OptionParser(
-            args, flags: ["--sheet", "--progress"],
-            values: [
-                "--atlas", "--skin", "--animation", "--time", "--frames", "--fps", "--size", "--background", "--fit",
-                "--out", "--request", "--assets",
-            ])
-        guard let out = options.value("--out") else { throw UsageError(usageLine) }
+    static func run(_ options: ParsedArguments) throws {
+        guard let out = options.value("--out") else { throw UsageError("needs --out FILE.png") }
         if let request = options.value("--request") {
             guard options.positional.isEmpty, options.value("--atlas") == nil else {
-                throw UsageError("render --request REQUEST.json --assets DIR --out FILE.png")
+                throw UsageError("--request takes no SKELETON or --atlas: its paths are in the request")
             }
+            try UserFiles.checkReadable(request)
+            try UserFiles.checkWritable(out)
             let renderer = try RequestRenderer(baseDirectory: options.value("--assets") ?? ".")
             try renderer.render(requestFile: request, output: out)
             return
         }
-        guard options.positional.count == 1, let skeletonPath = options.positional.first,
-            let atlasPath = options.value("--atlas")
-        else { throw UsageError(usageLine) }
+        guard let skeletonPath = options.positional.first, let atlasPath = options.value("--atlas") else {
+            throw UsageError("needs SKELETON and --atlas ATLAS, or --request REQUEST.json")
+        }
 
         let (width, height) = try parseSize(options.value("--size") ?? "512x512")
         let background = try parseColor(options.value("--background") ?? "00000000")
         guard let fit = Fit(rawValue: options.value("--fit") ?? "fit") else {
-            throw UsageError("render --fit must be one of \(Fit.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw UsageError("--fit must be one of \(Fit.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         // Which times to render.
         var times: [Float]
         if let frames = options.value("--frames") {
             guard options.value("--time") == nil else {
-                throw UsageError("render: --time and --frames exclude each other")
+                throw UsageError("--time and --frames exclude each other")
             }
             guard let n = Int(frames), (1...100_000).contains(n) else {
-                throw UsageError("render --frames must be an integer in 1...100000")
+                throw UsageError("--frames must be an integer in 1...100000")
             }
             let fps = try number(options.value("--fps") ?? "30", "--fps")
-            guard fps > 0 else { throw UsageError("render --fps must be > 0") }
+            guard fps > 0 else { throw UsageError("--fps must be > 0") }
             times = (0..<n).map { Float($0) / fps }
         } else {
             guard options.value("--fps") == nil, !options.flag("--sheet") else {
-                throw UsageError("render: --fps and --sheet need --frames")
+                throw UsageError("--fps and --sheet need --frames")
             }
             let t = try number(options.value("--time") ?? "0", "--time")
-            guard t >= 0 else { throw UsageError("render --time must be >= 0") }
+            guard t >= 0 else { throw UsageError("--time must be >= 0") }
             times = [t]
         }
         let animation = options.value("--animation")
         let skin = options.value("--skin")
+        try UserFiles.checkReadable(skeletonPath)
+        try UserFiles.checkReadable(atlasPath)
+        try UserFiles.checkWritable(out)
 
         let renderer = try RequestRenderer(baseDirectory: "")
         let (data, drawData) = try renderer.skeleton(skeletonPath, atlas: atlasPath)
@@ -167,7 +185,7 @@ enum RenderCommand {
     }
 
     static func number(_ text: String, _ name: String) throws -> Float {
-        guard let value = Float(text), value.isFinite else { throw UsageError("render \(name) must be a number") }
+        guard let value = Float(text), value.isFinite else { throw UsageError("\(name) must be a number") }
         return value
     }
 
@@ -175,7 +193,7 @@ enum RenderCommand {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w),
             (1...16384).contains(h)
-        else { throw UsageError("render --size must be WxH with both in 1...16384, e.g. 512x512") }
+        else { throw UsageError("--size must be WxH with both in 1...16384, e.g. 512x512") }
         return (w, h)
     }
 
@@ -183,7 +201,7 @@ enum RenderCommand {
     static func parseColor(_ text: String) throws -> (Float, Float, Float, Float) {
         let hex = text.hasPrefix("#") ? String(text.dropFirst()) : text
         guard hex.count == 6 || hex.count == 8, let value = UInt32(hex, radix: 16) else {
-            throw UsageError("render --background must be RRGGBBAA in hexadecimal, e.g. 00000000")
+            throw UsageError("--background must be RRGGBBAA in hexadecimal, e.g. 00000000")
         }
         let rgba = hex.count == 6 ? value << 8 | 0xff : value
         let a = Float(rgba & 0xff) / 255

@@ -11,32 +11,33 @@ enum TraceCommand {
         var description: String
     }
 
-    static func run(_ args: [String]) throws {
-        if args.first == "scenario" { return try TraceScenarioCommand.run(Array(args.dropFirst())) }
-        guard args.first == "pose", args.count >= 2 else {
-            throw Failure(
-                description: "usage: bonework trace pose REFERENCE.json --assets DIR [--out FILE]\n"
-                    + "       bonework trace scenario SCENARIO.json --assets DIR")
-        }
-        let reference = args[1]
-        var assets = "."
-        var out: String?
-        var i = 2
-        while i < args.count {
-            switch args[i] {
-            case "--assets" where i + 1 < args.count:
-                assets = args[i + 1]
-                i += 2
-            case "--out" where i + 1 < args.count:
-                out = args[i + 1]
-                i += 2
-            default:
-                throw Failure(description: "unexpected argument '\(args[i])'")
-            }
-        }
+    static let spec = CommandSpec(
+        name: "trace pose", summary: "print our pose trace for a reference pose trace",
+        synopsis: ["trace pose REFERENCE.json --assets DIR [--out FILE]"],
+        description: """
+            Replays a reference pose trace's procedure (skeleton, atlas, skin, animation, dt, steps) in
+            Bonework and prints our trace of the same steps in the same format (spine-golden-pose-1), for
+            compare-trace.py.
+            """,
+        positionals: [PositionalSpec(name: "REFERENCE.json", meaning: "a reference pose trace (golden/poses/...)")],
+        options: [
+            .value("--assets", "DIR", default: ".", "the folder the trace's skeleton and atlas paths are relative to"),
+            .value("--out", "FILE", "write our trace to FILE instead of stdout"),
+        ],
+        examples: [
+            "bonework trace pose ../shared/golden/poses/spineboy/spineboy-pro.json/walk.json "
+                + "--assets ../shared/spine-examples",
+            "bonework trace pose REFERENCE.json --assets ../shared/spine-examples --out ours.json",
+        ])
+
+    static func run(_ options: ParsedArguments) throws {
+        guard let reference = options.positional.first else { throw UsageError("needs REFERENCE.json") }
+        let assets = options.value("--assets") ?? "."
+        let out = options.value("--out")
+        if let out { try UserFiles.checkWritable(out) }
         let text = try trace(reference: reference, assets: assets)
         if let out {
-            try text.write(toFile: out, atomically: true, encoding: .utf8)
+            try UserFiles.write(text, to: out)
         } else {
             FileHandle.standardOutput.write(Data(text.utf8))
         }
@@ -44,7 +45,7 @@ enum TraceCommand {
 
     /// Our trace for a reference trace file, as JSON text.
     static func trace(reference: String, assets: String) throws -> String {
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reference)))
+        let json = try JSONSerialization.jsonObject(with: Data(UserFiles.read(reference)))
         guard let ref = json as? [String: Any], let skeleton = ref["skeleton"] as? String,
             let animation = ref["animation"] as? String, let steps = ref["steps"] as? Int,
             let dt = ref["dt"] as? Double, let frames = ref["frames"] as? [[String: Any]]
@@ -53,8 +54,12 @@ enum TraceCommand {
         let skin = ref["skin"] as? String
         let loop = ref["loop"] as? Bool ?? true
         let base = URL(fileURLWithPath: assets)
-        let atlas = try atlasPath.map { try AtlasReader.read(file: base.appendingPathComponent($0).path) }
-        let data = try SkeletonLoader.load(file: base.appendingPathComponent(skeleton).path, atlas: atlas)
+        let skeletonFile = base.appendingPathComponent(skeleton).path
+        let atlasFile = atlasPath.map { base.appendingPathComponent($0).path }
+        try UserFiles.checkReadable(skeletonFile)
+        if let atlasFile { try UserFiles.checkReadable(atlasFile) }
+        let atlas = try atlasFile.map { try AtlasReader.read(file: $0) }
+        let data = try SkeletonLoader.load(file: skeletonFile, atlas: atlas)
         let wanted = Set(frames.compactMap { $0["step"] as? Int })
         let delta = Float(dt)
         let poses = try PoseTrace(

@@ -1,18 +1,42 @@
 import BoneworkConformance
 import BoneworkFormat
 import BoneworkWorld
+import Foundation
 
 /// `bonework trace scenario SCENARIO.json --assets DIR`: runs an animation state scenario on
 /// one instance and prints its trace (format spine-scenario-trace-1). Paths in the script are
 /// relative to DIR. `--local` adds each frame's local pose (a diagnostic, not part of the format).
 enum TraceScenarioCommand {
-    static func run(_ args: [String]) throws {
-        let options = try OptionParser(args, flags: ["--local"], values: ["--assets"])
-        guard let file = options.positional.first, options.positional.count == 1 else {
-            throw UsageError("trace scenario SCENARIO.json --assets DIR")
-        }
+    static let spec = CommandSpec(
+        name: "trace scenario", summary: "print our trace for an AnimationState scenario script",
+        synopsis: ["trace scenario SCENARIO.json --assets DIR [--local]"],
+        description: """
+            Runs an animation state scenario (format spine-scenario-1) on one instance and prints its
+            trace (format spine-scenario-trace-1): every listener event with its update, and the
+            requested frames' poses.
+            """,
+        positionals: [
+            PositionalSpec(name: "SCENARIO.json", meaning: "a scenario script (golden/scenarios/*.scenario.json)")
+        ],
+        options: [
+            .value("--assets", "DIR", default: ".", "the folder the script's skeleton and atlas paths are relative to"),
+            .flag("--local", "add each recorded frame's local pose (a diagnostic, not part of the format)"),
+        ],
+        examples: [
+            "bonework trace scenario ../shared/golden/scenarios/spineboy-hold-previous.scenario.json "
+                + "--assets ../shared/spine-examples"
+        ])
+
+    static func run(_ options: ParsedArguments) throws {
+        guard let file = options.positional.first else { throw UsageError("needs SCENARIO.json") }
         let assets = options.value("--assets") ?? "."
-        let scenario = try Scenario(json: SkeletonLoader.readFile(file), file: file)
+        let scenario = try Scenario(json: UserFiles.read(file), file: file)
+        // The script's files, checked here so that a wrong --assets reads in the system's words.
+        func resolve(_ path: String) -> String {
+            path.hasPrefix("/") ? path : (assets as NSString).appendingPathComponent(path)
+        }
+        try UserFiles.checkReadable(resolve(scenario.skeleton))
+        if let atlas = scenario.atlas { try UserFiles.checkReadable(resolve(atlas)) }
         let trace = try ScenarioRunner.run(scenario, assets: assets)
         print(trace.json(local: options.flag("--local")), terminator: "")
     }

@@ -3,14 +3,54 @@ import BoneworkFormat
 import BoneworkRender
 import Foundation
 
-/// `bonework view SKELETON --atlas ATLAS`: an interactive viewer. Keys: left/right animation,
-/// up/down skin, space play/pause, page up/down speed, L loop, B bones, D all debug overlays,
-/// R restart, Esc quit. The title shows the animation, skin, speed, bone/slot counts and the
-/// update and draw cost per frame. `--headless --out FILE [--frames N]` renders the last of N
-/// frames to a PNG instead and prints the same status line.
+/// `bonework view SKELETON --atlas ATLAS`: an interactive viewer (keys in `spec`, handled by
+/// `handleKeys`). The title shows the animation, skin, speed, bone/slot counts and the update
+/// and draw cost per frame. `--headless --out FILE [--frames N]` renders the last of N frames to
+/// a PNG instead and prints the same status line.
 enum ViewCommand {
-    static let usageText =
-        "view SKELETON --atlas ATLAS [--skin NAME] [--animation NAME] [--size WxH] [--headless --out FILE.png [--frames N]]"
+    static let spec = CommandSpec(
+        name: "view", summary: "skeleton viewer in a window, or its last frame headless to PNG",
+        synopsis: [
+            "view SKELETON --atlas ATLAS [--skin NAME] [--animation NAME] [--size WxH] [--frames N]",
+            "view SKELETON --atlas ATLAS [options] --headless --out FILE.png [--frames N]",
+        ],
+        description: """
+            Opens a window that plays the skeleton; the title shows the animation, skin, speed, bone and
+            slot counts and the milliseconds per frame of each system and of drawing. Headless, it plays N
+            frames of 1/30 s, writes the last one to a PNG and prints the same status line.
+            """,
+        positionals: [PositionalSpec(name: "SKELETON", meaning: "a skeleton file: .json or .skel")],
+        options: [
+            .value("--atlas", "ATLAS", "the skeleton's atlas (needed)"),
+            .value("--skin", "NAME", "the skin to wear first (default: the first named skin)"),
+            .value("--animation", "NAME", "the animation to play first (default: the first one)"),
+            .value("--size", "WxH", default: "800x600", "window or image size, both sides in 1...8192"),
+            .flag("--headless", "no window: render the last of --frames frames to --out"),
+            .value("--out", "FILE.png", "with --headless: the PNG to write"),
+            .value(
+                "--frames", "N", "headless: frames to play (1...100000, default 30); window: close after N frames"),
+        ],
+        sections: [
+            HelpSection(
+                title: "Window keys",
+                rows: [
+                    ("left / right", "previous / next animation"),
+                    ("up / down", "next / previous skin"),
+                    ("space", "pause / play"),
+                    ("Page Up / Page Down", "speed x1.25 / ÷1.25 (0.05x ... 8x)"),
+                    ("L", "loop on / off (restarts the animation)"),
+                    ("R", "restart the animation"),
+                    ("B", "bones on / off"),
+                    ("D", "every debug overlay on / off: bones, bounding boxes, paths, clipping, mesh hulls"),
+                    ("Escape", "quit"),
+                ])
+        ],
+        examples: [
+            "bonework view ../shared/spine-examples/spineboy/spineboy-pro.skel "
+                + "--atlas ../shared/spine-examples/spineboy/spineboy-pma.atlas",
+            "bonework view spineboy-pro.skel --atlas spineboy-pma.atlas --animation run --headless "
+                + "--frames 15 --out run.png",
+        ])
 
     final class Viewer {
         let drawable: SkeletonDrawable
@@ -67,23 +107,31 @@ enum ViewCommand {
         }
     }
 
-    static func run(_ args: [String]) throws {
-        let options = try OptionParser(
-            args, flags: ["--headless"], values: ["--atlas", "--skin", "--animation", "--size", "--out", "--frames"])
-        guard options.positional.count == 1, let atlasPath = options.value("--atlas") else {
-            throw UsageError(usageText)
+    static func run(_ options: ParsedArguments) throws {
+        guard let skeletonPath = options.positional.first, let atlasPath = options.value("--atlas") else {
+            throw UsageError("needs SKELETON and --atlas ATLAS")
         }
         var width = 800
         var height = 600
         if let size = options.value("--size") {
             let parts = size.split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2, (1...8192).contains(parts[0]), (1...8192).contains(parts[1]) else {
-                throw UsageError(usageText)
+                throw UsageError("--size must be WxH with both in 1...8192, e.g. 800x600")
             }
             width = parts[0]
             height = parts[1]
         }
-        let data = try SkeletonDataPool.shared.load(skeleton: options.positional[0], atlas: atlasPath)
+        let headless = options.flag("--headless")
+        let out = options.value("--out")
+        let frames = Int(options.value("--frames") ?? "30") ?? 30
+        if headless {
+            guard out != nil else { throw UsageError("--headless needs --out FILE.png") }
+            guard frames > 0, frames <= 100_000 else { throw UsageError("--frames must be an integer in 1...100000") }
+        }
+        try UserFiles.checkReadable(skeletonPath)
+        try UserFiles.checkReadable(atlasPath)
+        if headless, let out { try UserFiles.checkWritable(out) }
+        let data = try SkeletonDataPool.shared.load(skeleton: skeletonPath, atlas: atlasPath)
         let drawable = try SkeletonDrawable(assets: SkeletonAssets.shared(data))
         let clock = { ProcessInfo.processInfo.systemUptime }
         var viewerBox: Viewer?
@@ -126,10 +174,7 @@ enum ViewCommand {
             ? SetupPoseBounds() : SkinAndAnimationBounds(animations: viewer.animations, stepTime: 0.25)
         try view.add(drawable, controller: controller, boundsProvider: bounds)
 
-        if options.flag("--headless") {
-            guard let out = options.value("--out") else { throw UsageError(usageText) }
-            let frames = Int(options.value("--frames") ?? "30") ?? 30
-            guard frames > 0, frames <= 100_000 else { throw UsageError(usageText) }
+        if headless, let out {
             var last: RenderedImage?
             for _ in 0..<frames { last = try view.renderFrame(delta: 1.0 / 30) ?? last }
             if let last { try last.writePNG(to: out) }
