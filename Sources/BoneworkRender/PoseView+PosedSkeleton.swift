@@ -6,6 +6,8 @@ import BoneworkWorld
 /// is a direct, inlined column load (no copy, no name lookup, no existential call).
 extension PoseView: PosedSkeleton {
     @inline(__always) public var drawOrderCount: Int { slotCount }
+    /// The instance's skeleton colour column.
+    @inline(__always) public var skeletonColor: Color { instanceColor }
 
     @inline(__always)
     public func slotColor(_ slot: Int) -> Color {

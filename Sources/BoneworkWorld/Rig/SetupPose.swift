@@ -46,6 +46,10 @@ enum SetupPose {
         cols.skeletonY[r.instance] = 0
         cols.skeletonScaleX[r.instance] = 1
         cols.skeletonScaleY[r.instance] = 1
+        cols.skeletonR[r.instance] = 1
+        cols.skeletonG[r.instance] = 1
+        cols.skeletonB[r.instance] = 1
+        cols.skeletonA[r.instance] = 1
         cols.plan[r.instance] = 0
         setBones(cols, rig, r)
         setSlots(cols, rig, r)

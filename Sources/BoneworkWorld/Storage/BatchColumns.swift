@@ -92,6 +92,11 @@ struct BatchColumns {
     var skeletonY: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
     var skeletonScaleX: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
     var skeletonScaleY: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    /// The skeleton colour (white at spawn; no system reads it, renderers multiply it in).
+    var skeletonR: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var skeletonG: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var skeletonB: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var skeletonA: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
     /// The update plan (0 = no skin, s + 1 = skin s).
     var plan: UnsafeMutablePointer<Int32> = UnboundColumn.pointer()
     /// 1 when the instance's draw order is the setup order (slot k drawn k-th), 0 when a draw

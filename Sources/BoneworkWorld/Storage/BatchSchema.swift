@@ -106,6 +106,7 @@ enum BatchSchema {
         .columns(
             "instance clock and placement", Float.self, .instance,
             [\.time, \.skeletonX, \.skeletonY, \.skeletonScaleX, \.skeletonScaleY]),
+        .columns("skeleton colour", Float.self, .instance, [\.skeletonR, \.skeletonG, \.skeletonB, \.skeletonA]),
         .columns("instance plan and draw-order flag", Int32.self, .instance, [\.plan, \.drawOrderIsSetup]),
         .columns("entities", Entity.self, .instance, [\.entity]),
         .columns("draw orders", Int32.self, .slots, instanceMajor: true, [\.drawOrder]),

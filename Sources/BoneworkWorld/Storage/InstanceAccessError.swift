@@ -3,12 +3,16 @@ public enum InstanceAccessError: Error, Equatable, CustomStringConvertible {
     case boneOutOfRange(Int)
     case slotOutOfRange(Int)
     case attachmentOutOfRange(Int32)
+    /// A constraint index outside the skeleton's constraints of that kind ("ik", "transform",
+    /// "path", "physics").
+    case constraintOutOfRange(kind: String, Int)
 
     public var description: String {
         switch self {
         case .boneOutOfRange(let i): return "bone index \(i) out of range"
         case .slotOutOfRange(let i): return "slot index \(i) out of range"
         case .attachmentOutOfRange(let i): return "attachment index \(i) out of range"
+        case .constraintOutOfRange(let kind, let i): return "\(kind) constraint index \(i) out of range"
         }
     }
 }

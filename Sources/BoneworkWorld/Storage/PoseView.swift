@@ -48,6 +48,12 @@ public struct PoseView {
 
     public var boneCount: Int { columns.boneCount }
     public var slotCount: Int { columns.slotCount }
+    /// The instance's skeleton colour (`World.skeletonColor`).
+    public var instanceColor: Color {
+        let c = columns.cols
+        let i = r.instance
+        return Color(c.skeletonR[i], c.skeletonG[i], c.skeletonB[i], c.skeletonA[i])
+    }
 
     /// Bone `k`'s world transform: world = (a x + b y + worldX, c x + d y + worldY).
     @inline(__always)

@@ -5,6 +5,11 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
     case unknownSkin(String)
     /// A skin name (or index) the skeleton does not have, with the skeleton's file.
     case noSuchSkin(String, skeleton: String)
+    /// An attachment name neither the worn skin nor the default skin has for the slot.
+    case noSuchAttachment(String, slot: String, skeleton: String)
+    /// A bone, slot or constraint name the skeleton does not have (`kind`: "bone", "slot",
+    /// "ik constraint", ...).
+    case noSuchName(String, kind: String, skeleton: String)
     /// The skeleton's room for composed skins (`ComposedSkins.limit` distinct outfits) is used up.
     case tooManyComposedSkins(skeleton: String, limit: Int)
     case unknownAnimation(String)
@@ -21,6 +26,10 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
         case .staleEntity(let e): return "stale entity handle \(e): it was despawned or never spawned here"
         case .unknownSkin(let name): return "no skin named '\(name)'"
         case .noSuchSkin(let name, let skeleton): return "no skin named '\(name)' in \(skeleton)"
+        case .noSuchAttachment(let name, let slot, let skeleton):
+            return
+                "no attachment named '\(name)' for slot '\(slot)' in the worn skin or the default skin of \(skeleton)"
+        case .noSuchName(let name, let kind, let skeleton): return "no \(kind) named '\(name)' in \(skeleton)"
         case .tooManyComposedSkins(let skeleton, let limit):
             return
                 "\(skeleton): cannot compose another skin, \(limit) composed skins are in use (the most one skeleton keeps)"
