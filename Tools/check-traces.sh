@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs `bonework trace pose` on every reference pose trace and `bonework trace scenario` on every
-# reference AnimationState scenario, and judges each with the shared compare-trace.py. A kind that
+# reference scenario (AnimationState ones in golden/scenarios, format 2 application ones in
+# golden/runtime), and judges each with the shared compare-trace.py. A kind that
 # cannot run (no reference files found, the command missing or failing) counts as failed, never as
 # skipped.
 #   Tools/check-traces.sh [SHARED_DIR]        (default: ../shared beside the checkout)
@@ -26,10 +27,10 @@ done < <(find "$shared/golden/poses" -type f -name '*.json' | sort)
 poses=$pass
 [ $((pass + fail)) -gt 0 ] || { echo "FAIL pose: no reference pose traces under $shared/golden/poses"; fail=$((fail + 1)); }
 scenarios=0
-for scenario in "$shared"/golden/scenarios/*.scenario.json; do
-    [ -e "$scenario" ] || { echo "FAIL scenario: no reference scenarios under $shared/golden/scenarios"; fail=$((fail + 1)); break; }
+for scenario in "$shared"/golden/scenarios/*.scenario.json "$shared"/golden/runtime/*.scenario.json; do
+    [ -e "$scenario" ] || { echo "FAIL scenario: no reference scenarios at $scenario"; fail=$((fail + 1)); continue; }
     name=$(basename "$scenario" .scenario.json)
-    expected="$shared/golden/scenarios/$name.expected.json"
+    expected="$(dirname "$scenario")/$name.expected.json"
     actual="$out/scenario-$name.json"
     if "$bin" trace scenario "$scenario" --assets "$shared/spine-examples" >"$actual" 2>"$actual.err" \
         && python3 "$shared/tools/compare-trace.py" "$expected" "$actual" >"$actual.cmp" 2>&1; then

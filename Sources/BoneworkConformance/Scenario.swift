@@ -2,9 +2,18 @@ import BoneworkFormat
 import BoneworkWorld
 import Foundation
 
-/// A scenario script (format `spine-scenario-1`): one skeleton instance driven through a list
-/// of animation state operations, recording events and poses (see the shared scenario spec).
+/// A scenario script: one skeleton instance driven through a list of operations, recording
+/// events and poses (see the shared scenario specs). Format `spine-scenario-1` drives the
+/// animation state; `spine-scenario-2` adds what applications do to a skeleton besides it
+/// (composed skins, bones, the skeleton's placement and colour, attachments, constraint values,
+/// physics impulses, world transforms), ops run after apply in every update (`each`), and
+/// optional world vertices and bounds in the recorded frames.
 public struct Scenario: Sendable {
+    /// 1 or 2.
+    public var format: Int = 1
+    /// Format 2: what every recorded frame also carries.
+    public var recordVertices = false
+    public var recordBounds = false
     public var skeleton: String
     public var atlas: String?
     public var skin: String?
@@ -35,7 +44,40 @@ public struct Scenario: Sendable {
         case setToSetupPose
         case setBonesToSetupPose
         case setSlotsToSetupPose
-        case update(dt: Float, count: Int, record: Record)
+        /// Runs `count` updates of `dt`; `each` (format 2) runs after every apply, before world
+        /// transforms.
+        case update(dt: Float, count: Int, record: Record, each: [Control])
+        /// Format 2: a skin composed of data skins, in order, then the slots' setup pose.
+        case setSkinComposed(name: String, skins: [String])
+        /// Format 2: an application operation between updates.
+        case control(Control)
+    }
+
+    /// What format 2 lets an application do to the skeleton, between updates or in `each`.
+    /// Optional values left out (nil) leave that property as it is.
+    public enum Control: Sendable {
+        case setBone(
+            bone: String, x: Float?, y: Float?, rotation: Float?, scaleX: Float?, scaleY: Float?,
+            shearX: Float?, shearY: Float?)
+        case setSkeleton(x: Float?, y: Float?, scaleX: Float?, scaleY: Float?)
+        case moveSkeleton(dx: Float, dy: Float)
+        case setSkeletonColor(Color)
+        case setSlotColor(slot: String, Color)
+        /// nil empties the slot.
+        case setAttachment(slot: String, attachment: String?)
+        case setIK(
+            constraint: String, mix: Float?, softness: Float?, bendDirection: Int32?, compress: Bool?, stretch: Bool?)
+        case setTransformMix(
+            constraint: String, mixRotate: Float?, mixX: Float?, mixY: Float?, mixScaleX: Float?, mixScaleY: Float?,
+            mixShearY: Float?)
+        case setPathMix(
+            constraint: String, position: Float?, spacing: Float?, mixRotate: Float?, mixX: Float?, mixY: Float?)
+        case setPhysics(
+            constraint: String, inertia: Float?, strength: Float?, damping: Float?, massInverse: Float?, wind: Float?,
+            gravity: Float?, mix: Float?)
+        case physicsTranslate(x: Float, y: Float)
+        case physicsRotate(x: Float, y: Float, degrees: Float)
+        case updateWorldTransform(Physics)
     }
 
     /// A script error: which step (or key) and what was wrong.
@@ -64,6 +106,13 @@ public struct Scenario: Sendable {
             throw FormatError(description: "\(file): not JSON: \(error)")
         }
         guard case .object(let root) = document else { throw FormatError(description: "\(file): expected an object") }
+        let version: Int
+        switch root["format"] {
+        case nil, .string("spine-scenario-1")?: version = 1
+        case .string("spine-scenario-2")?: version = 2
+        default:
+            throw FormatError(description: "\(file): $.format: expected \"spine-scenario-1\" or \"spine-scenario-2\"")
+        }
         func fail(_ path: String, _ expected: String) -> FormatError {
             FormatError(description: "\(file): \(path): expected \(expected)")
         }
@@ -98,6 +147,121 @@ public struct Scenario: Sendable {
             guard case .bool(let b)? = o[key] else { throw fail("\(path).\(key)", "true or false") }
             return b
         }
+        func optionalNumber(_ o: [String: ScenarioJSON], _ key: String, _ path: String) throws -> Float? {
+            switch o[key] {
+            case nil: return nil
+            case .number(let n)?: return Float(n)
+            default: throw fail("\(path).\(key)", "a number")
+            }
+        }
+        func optionalBool(_ o: [String: ScenarioJSON], _ key: String, _ path: String) throws -> Bool? {
+            o[key] == nil ? nil : try bool(o, key, path)
+        }
+        func color(_ o: [String: ScenarioJSON], _ key: String, _ path: String) throws -> Color {
+            guard case .array(let items)? = o[key], items.count == 4 else {
+                throw fail("\(path).\(key)", "[r, g, b, a]")
+            }
+            var c: [Float] = []
+            for item in items {
+                guard case .number(let n) = item else { throw fail("\(path).\(key)", "[r, g, b, a] of numbers") }
+                c.append(Float(n))
+            }
+            return Color(c[0], c[1], c[2], c[3])
+        }
+        /// Format 2 refuses fields it does not know (format 1 files keep being read as before).
+        func only(_ o: [String: ScenarioJSON], _ keys: Set<String>, _ path: String) throws {
+            guard version == 2 else { return }
+            for key in o.keys.sorted() where !keys.contains(key) {
+                throw FormatError(description: "\(file): \(path): unknown field '\(key)'")
+            }
+        }
+        format = version
+        try only(
+            root, ["format", "description", "skeleton", "atlas", "skin", "defaultMix", "mixes", "steps", "record"], "$")
+        if let record = root["record"] {
+            guard version == 2, case .object(let r) = record else { throw fail("$.record", "a format 2 record object") }
+            try only(r, ["vertices", "bounds"], "$.record")
+            recordVertices = try optionalBool(r, "vertices", "$.record") ?? false
+            recordBounds = try optionalBool(r, "bounds", "$.record") ?? false
+        }
+        func control(_ s: [String: ScenarioJSON], _ op: String, _ path: String) throws -> Control? {
+            func keys(_ fields: String...) throws { try only(s, Set(fields + ["op"]), path) }
+            switch op {
+            case "setBone":
+                try keys("bone", "x", "y", "rotation", "scaleX", "scaleY", "shearX", "shearY")
+                return .setBone(
+                    bone: try string(s, "bone", path), x: try optionalNumber(s, "x", path),
+                    y: try optionalNumber(s, "y", path), rotation: try optionalNumber(s, "rotation", path),
+                    scaleX: try optionalNumber(s, "scaleX", path), scaleY: try optionalNumber(s, "scaleY", path),
+                    shearX: try optionalNumber(s, "shearX", path), shearY: try optionalNumber(s, "shearY", path))
+            case "setSkeleton":
+                try keys("x", "y", "scaleX", "scaleY")
+                return .setSkeleton(
+                    x: try optionalNumber(s, "x", path), y: try optionalNumber(s, "y", path),
+                    scaleX: try optionalNumber(s, "scaleX", path), scaleY: try optionalNumber(s, "scaleY", path))
+            case "moveSkeleton":
+                try keys("dx", "dy")
+                return .moveSkeleton(
+                    dx: try optionalNumber(s, "dx", path) ?? 0, dy: try optionalNumber(s, "dy", path) ?? 0)
+            case "setSkeletonColor":
+                try keys("color")
+                return .setSkeletonColor(try color(s, "color", path))
+            case "setSlotColor":
+                try keys("slot", "color")
+                return .setSlotColor(slot: try string(s, "slot", path), try color(s, "color", path))
+            case "setAttachment":
+                try keys("slot", "attachment")
+                guard s["attachment"] != nil else { throw fail("\(path).attachment", "a name or null") }
+                return .setAttachment(
+                    slot: try string(s, "slot", path), attachment: try optionalString(s, "attachment", path))
+            case "setIK":
+                try keys("constraint", "mix", "softness", "bendDirection", "compress", "stretch")
+                let bend = try optionalNumber(s, "bendDirection", path)
+                if let bend, bend != 1, bend != -1 { throw fail("\(path).bendDirection", "1 or -1") }
+                return .setIK(
+                    constraint: try string(s, "constraint", path), mix: try optionalNumber(s, "mix", path),
+                    softness: try optionalNumber(s, "softness", path), bendDirection: bend.map { Int32($0) },
+                    compress: try optionalBool(s, "compress", path), stretch: try optionalBool(s, "stretch", path))
+            case "setTransformMix":
+                try keys("constraint", "mixRotate", "mixX", "mixY", "mixScaleX", "mixScaleY", "mixShearY")
+                return .setTransformMix(
+                    constraint: try string(s, "constraint", path), mixRotate: try optionalNumber(s, "mixRotate", path),
+                    mixX: try optionalNumber(s, "mixX", path), mixY: try optionalNumber(s, "mixY", path),
+                    mixScaleX: try optionalNumber(s, "mixScaleX", path),
+                    mixScaleY: try optionalNumber(s, "mixScaleY", path),
+                    mixShearY: try optionalNumber(s, "mixShearY", path))
+            case "setPathMix":
+                try keys("constraint", "position", "spacing", "mixRotate", "mixX", "mixY")
+                return .setPathMix(
+                    constraint: try string(s, "constraint", path), position: try optionalNumber(s, "position", path),
+                    spacing: try optionalNumber(s, "spacing", path),
+                    mixRotate: try optionalNumber(s, "mixRotate", path),
+                    mixX: try optionalNumber(s, "mixX", path), mixY: try optionalNumber(s, "mixY", path))
+            case "setPhysics":
+                try keys("constraint", "inertia", "strength", "damping", "massInverse", "wind", "gravity", "mix")
+                return .setPhysics(
+                    constraint: try string(s, "constraint", path), inertia: try optionalNumber(s, "inertia", path),
+                    strength: try optionalNumber(s, "strength", path), damping: try optionalNumber(s, "damping", path),
+                    massInverse: try optionalNumber(s, "massInverse", path), wind: try optionalNumber(s, "wind", path),
+                    gravity: try optionalNumber(s, "gravity", path), mix: try optionalNumber(s, "mix", path))
+            case "physicsTranslate":
+                try keys("x", "y")
+                return .physicsTranslate(x: Float(try number(s, "x", path)), y: Float(try number(s, "y", path)))
+            case "physicsRotate":
+                try keys("x", "y", "degrees")
+                return .physicsRotate(
+                    x: Float(try number(s, "x", path)), y: Float(try number(s, "y", path)),
+                    degrees: Float(try number(s, "degrees", path)))
+            case "updateWorldTransform":
+                try keys("physics")
+                let name = try string(s, "physics", path)
+                let modes: [String: Physics] = ["none": .none, "reset": .reset, "update": .update, "pose": .pose]
+                guard let mode = modes[name] else { throw fail("\(path).physics", "none, reset, update or pose") }
+                return .updateWorldTransform(mode)
+            default:
+                return nil
+            }
+        }
         skeleton = try string(root, "skeleton", "$")
         atlas = try optionalString(root, "atlas", "$")
         skin = try optionalString(root, "skin", "$")
@@ -118,27 +282,37 @@ public struct Scenario: Sendable {
             let path = "$.steps[\(i)]"
             guard case .object(let s) = item else { throw fail(path, "an object") }
             let op = try string(s, "op", path)
+            if version == 2, let c = try control(s, op, path) {
+                steps.append(.control(c))
+                continue
+            }
+            func keys(_ fields: String...) throws { try only(s, Set(fields + ["op"]), path) }
             switch op {
             case "setAnimation":
+                try keys("track", "animation", "loop")
                 steps.append(
                     .setAnimation(
                         track: try int(s, "track", path), animation: try string(s, "animation", path),
                         loop: try bool(s, "loop", path)))
             case "addAnimation":
+                try keys("track", "animation", "loop", "delay")
                 steps.append(
                     .addAnimation(
                         track: try int(s, "track", path), animation: try string(s, "animation", path),
                         loop: try bool(s, "loop", path), delay: Float(try number(s, "delay", path, default: 0))))
             case "setEmptyAnimation":
+                try keys("track", "mixDuration")
                 steps.append(
                     .setEmptyAnimation(
                         track: try int(s, "track", path), mixDuration: Float(try number(s, "mixDuration", path))))
             case "addEmptyAnimation":
+                try keys("track", "mixDuration", "delay")
                 steps.append(
                     .addEmptyAnimation(
                         track: try int(s, "track", path), mixDuration: Float(try number(s, "mixDuration", path)),
                         delay: Float(try number(s, "delay", path, default: 0))))
             case "setEntry":
+                try keys("field", "value")
                 let field = try string(s, "field", path)
                 let value: Value
                 switch s["value"] {
@@ -149,18 +323,36 @@ public struct Scenario: Sendable {
                 }
                 steps.append(.setEntry(field: field, value: value))
             case "setTimeScale":
+                try keys("value")
                 steps.append(.setTimeScale(Float(try number(s, "value", path))))
             case "clearTrack":
+                try keys("track")
                 steps.append(.clearTrack(try int(s, "track", path)))
             case "clearTracks":
+                try keys()
                 steps.append(.clearTracks)
             case "setSkin":
+                try keys("name")
                 steps.append(.setSkin(try optionalString(s, "name", path)))
+            case "setSkinComposed" where version == 2:
+                try keys("name", "skins")
+                guard case .array(let items)? = s["skins"] else {
+                    throw fail("\(path).skins", "an array of skin names")
+                }
+                var names: [String] = []
+                for item in items {
+                    guard case .string(let n) = item else { throw fail("\(path).skins", "an array of skin names") }
+                    names.append(n)
+                }
+                steps.append(.setSkinComposed(name: try string(s, "name", path), skins: names))
             case "setToSetupPose":
+                try keys()
                 steps.append(.setToSetupPose)
             case "setBonesToSetupPose":
+                try keys()
                 steps.append(.setBonesToSetupPose)
             case "setSlotsToSetupPose":
+                try keys()
                 steps.append(.setSlotsToSetupPose)
             case "update":
                 let recordName = try optionalString(s, "record", path) ?? "none"
@@ -169,7 +361,23 @@ public struct Scenario: Sendable {
                 }
                 let count = try int(s, "count", path, default: 1)
                 guard count >= 0 else { throw fail("\(path).count", "a count >= 0") }
-                steps.append(.update(dt: Float(try number(s, "dt", path)), count: count, record: record))
+                try keys("dt", "count", "record", "each")
+                var each: [Control] = []
+                if let list = s["each"] {
+                    guard version == 2, case .array(let items) = list else {
+                        throw fail("\(path).each", "a format 2 op list")
+                    }
+                    for (k, item) in items.enumerated() {
+                        let itemPath = "\(path).each[\(k)]"
+                        guard case .object(let o) = item else { throw fail(itemPath, "an object") }
+                        let name = try string(o, "op", itemPath)
+                        guard let c = try control(o, name, itemPath) else {
+                            throw fail("\(itemPath).op", "an op allowed in each (got '\(name)')")
+                        }
+                        each.append(c)
+                    }
+                }
+                steps.append(.update(dt: Float(try number(s, "dt", path)), count: count, record: record, each: each))
             default:
                 throw fail("\(path).op", "a known operation (got '\(op)')")
             }
@@ -178,7 +386,7 @@ public struct Scenario: Sendable {
 }
 
 /// A parsed JSON value (scenario scripts are small; no streaming needed).
-enum ScenarioJSON: Decodable, Sendable {
+enum ScenarioJSON: Decodable, Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)

@@ -25,8 +25,15 @@ public struct ScenarioTrace: Sendable {
         public var update: Int
         public var pose: InstancePose
         public var tracks: [TrackState]
+        /// Format 2: the skeleton colour, and the bounds when recorded (nil inside: no vertex).
+        public var skeletonColor: Color = .white
+        public var bounds: WorldBounds?? = nil
     }
 
+    /// 1 or 2 (`spine-scenario-trace-1` / `-2`).
+    public var format = 1
+    /// Format 2: frames carry world vertices.
+    public var vertices = false
     public var events: [Event] = []
     public var frames: [Frame] = []
 
@@ -34,7 +41,7 @@ public struct ScenarioTrace: Sendable {
     /// applied, before constraints) under "local": per bone [x, y, rotation, scaleX, scaleY,
     /// shearX, shearY], for diagnosing differences.
     public func json(local: Bool = false) -> String {
-        var out = "{\n  \"format\": \"spine-scenario-trace-1\",\n  \"events\": ["
+        var out = "{\n  \"format\": \"spine-scenario-trace-\(format)\",\n  \"events\": ["
         for (i, e) in events.enumerated() {
             out += i == 0 ? "\n    " : ",\n    "
             out += "{\"update\": \(e.update), \"type\": \"\(Self.typeName(e.type))\", \"track\": \(e.track), "
@@ -71,7 +78,24 @@ public struct ScenarioTrace: Sendable {
                 "{\"track\": \($0.track), \"animation\": \(Self.quote($0.animation)), "
                     + "\"trackTime\": \(Self.number($0.trackTime)), \"mixingFrom\": \($0.mixingFrom.map(Self.quote) ?? "null")}"
             }.joined(separator: ", ")
-            out += "]}"
+            out += "]"
+            if format == 2 {
+                let c = f.skeletonColor
+                out += ", \"skeletonColor\": [" + [c.r, c.g, c.b, c.a].map(Self.number).joined(separator: ", ") + "]"
+                if vertices {
+                    out += ", \"vertices\": ["
+                    out += f.pose.vertices.map { v in
+                        v.map { "[" + $0.map(Self.number).joined(separator: ", ") + "]" } ?? "null"
+                    }.joined(separator: ", ")
+                    out += "]"
+                }
+                if let bounds = f.bounds {
+                    let values = bounds.map { [$0.x, $0.y, $0.width, $0.height].map(Self.number) }
+                    out +=
+                        ", \"bounds\": [" + (values ?? ["null", "null", "null", "null"]).joined(separator: ", ") + "]"
+                }
+            }
+            out += "}"
         }
         out += frames.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
         return out
@@ -101,20 +125,20 @@ public struct ScenarioTrace: Sendable {
 /// Runs a scenario on one instance in a fresh world and records its trace.
 public enum ScenarioRunner {
     /// Loads the scenario's skeleton (paths relative to `assets`) and runs it.
-    public static func run(_ scenario: Scenario, assets: String) throws -> ScenarioTrace {
+    public static func run(_ scenario: Scenario, assets: String, threads: Int = 1) throws -> ScenarioTrace {
         func resolve(_ path: String) -> String {
             path.hasPrefix("/") ? path : (assets as NSString).appendingPathComponent(path)
         }
         let atlas = try scenario.atlas.map { try AtlasReader.read(file: resolve($0)) }
         let data = try SkeletonLoader.load(file: resolve(scenario.skeleton), atlas: atlas)
-        return try run(scenario, data: data)
+        return try run(scenario, data: data, threads: threads)
     }
 
-    /// Runs a scenario on an instance of `data`.
-    public static func run(_ scenario: Scenario, data: SkeletonData) throws -> ScenarioTrace {
+    /// Runs a scenario on an instance of `data`, the world's frames on `threads` threads.
+    public static func run(_ scenario: Scenario, data: SkeletonData, threads: Int = 1) throws -> ScenarioTrace {
         let stateData = AnimationStateData(skeletonData: data, defaultMix: scenario.defaultMix)
         for mix in scenario.mixes { try stateData.setMix(from: mix.from, to: mix.to, duration: mix.duration) }
-        let world = World()
+        let world = World(scheduler: Scheduler(threads: threads))
         try world.setAnimationStateData(stateData)
         let entity = try world.spawn(data, skin: scenario.skin)
         let state = try world.animationState(entity)
@@ -159,18 +183,131 @@ public enum ScenarioRunner {
             case .setSlotsToSetupPose:
                 let (b, row) = try world.locate(entity)
                 b.setSlotsToSetupPose(row: row)
-            case .update(let dt, let count, let record):
+            case .update(let dt, let count, let record, let each):
                 for i in 0..<count {
-                    world.update(dt)
+                    if each.isEmpty {
+                        world.update(dt)
+                    } else {
+                        // The ops run after apply, before world transforms; an error stops them
+                        // and is rethrown after the update.
+                        var failure: (any Error)?
+                        try world.update(entity, delta: dt) {
+                            do {
+                                for op in each { try perform(op, world, entity, data) }
+                            } catch {
+                                failure = error
+                            }
+                        }
+                        if let failure { throw failure }
+                    }
                     if record == .each || (record == .last && i == count - 1) {
-                        recorder.trace.frames.append(try frame(world, entity, recorder.update))
+                        var f = try frame(world, entity, recorder.update)
+                        if scenario.format == 2 {
+                            f.skeletonColor = try world.skeletonColor(entity)
+                            if scenario.recordBounds { f.bounds = .some(try world.bounds(entity)) }
+                        }
+                        recorder.trace.frames.append(f)
                     }
                     recorder.update += 1
                 }
+            case .setSkinComposed(_, let skins):
+                // A new skin object in the reference every time: setSkin (attachments of the old
+                // skin replaced by name), then the slots' setup pose resolved in the new skin.
+                try world.setSkin(entity, parts: skins)
+                let (b, row) = try world.locate(entity)
+                b.setSlotsToSetupPose(row: row)
+            case .control(let op):
+                try perform(op, world, entity, data)
             }
         }
         batch.animationStates.listener = nil
+        recorder.trace.format = scenario.format
+        recorder.trace.vertices = scenario.recordVertices
         return recorder.trace
+    }
+
+    /// The index of a named element, or `WorldError.noSuchName` naming it and the skeleton.
+    static func index(_ name: String, _ kind: String, _ data: SkeletonData, _ names: [String]) throws -> Int {
+        guard let i = names.firstIndex(of: name) else {
+            throw WorldError.noSuchName(name, kind: kind, skeleton: data.file)
+        }
+        return i
+    }
+
+    /// Performs one format 2 application operation (the spine-cpp calls of the format's table).
+    static func perform(_ op: Scenario.Control, _ world: World, _ e: Entity, _ data: SkeletonData) throws {
+        switch op {
+        case .setBone(let bone, let x, let y, let rotation, let scaleX, let scaleY, let shearX, let shearY):
+            let b = try index(bone, "bone", data, data.bones.map(\.name))
+            var p = try world.boneLocal(e, bone: b)
+            p.x = x ?? p.x
+            p.y = y ?? p.y
+            p.rotation = rotation ?? p.rotation
+            p.scaleX = scaleX ?? p.scaleX
+            p.scaleY = scaleY ?? p.scaleY
+            p.shearX = shearX ?? p.shearX
+            p.shearY = shearY ?? p.shearY
+            try world.setBoneLocal(e, bone: b, p)
+        case .setSkeleton(let x, let y, let scaleX, let scaleY):
+            let t = try world.skeletonTransform(e)
+            try world.setSkeletonTransform(
+                e, x: x ?? t.x, y: y ?? t.y, scaleX: scaleX ?? t.scaleX, scaleY: scaleY ?? t.scaleY)
+        case .moveSkeleton(let dx, let dy):
+            let t = try world.skeletonTransform(e)
+            try world.setSkeletonTransform(e, x: t.x + dx, y: t.y + dy, scaleX: t.scaleX, scaleY: t.scaleY)
+        case .setSkeletonColor(let color):
+            try world.setSkeletonColor(e, color)
+        case .setSlotColor(let slot, let color):
+            try world.setSlotColor(e, slot: try index(slot, "slot", data, data.slots.map(\.name)), color)
+        case .setAttachment(let slot, let attachment):
+            try world.setAttachment(e, slot: try index(slot, "slot", data, data.slots.map(\.name)), name: attachment)
+        case .setIK(let name, let mix, let softness, let bend, let compress, let stretch):
+            let k = try index(name, "ik constraint", data, data.ikConstraints.map(\.name))
+            var c = try world.ikConstraint(e, k)
+            c.mix = mix ?? c.mix
+            c.softness = softness ?? c.softness
+            c.bendDirection = bend ?? c.bendDirection
+            c.compress = compress ?? c.compress
+            c.stretch = stretch ?? c.stretch
+            try world.setIKConstraint(e, k, c)
+        case .setTransformMix(let name, let rotate, let x, let y, let scaleX, let scaleY, let shearY):
+            let k = try index(name, "transform constraint", data, data.transformConstraints.map(\.name))
+            var c = try world.transformConstraint(e, k)
+            c.mixRotate = rotate ?? c.mixRotate
+            c.mixX = x ?? c.mixX
+            c.mixY = y ?? c.mixY
+            c.mixScaleX = scaleX ?? c.mixScaleX
+            c.mixScaleY = scaleY ?? c.mixScaleY
+            c.mixShearY = shearY ?? c.mixShearY
+            try world.setTransformConstraint(e, k, c)
+        case .setPathMix(let name, let position, let spacing, let rotate, let x, let y):
+            let k = try index(name, "path constraint", data, data.pathConstraints.map(\.name))
+            var c = try world.pathConstraint(e, k)
+            c.position = position ?? c.position
+            c.spacing = spacing ?? c.spacing
+            c.mixRotate = rotate ?? c.mixRotate
+            c.mixX = x ?? c.mixX
+            c.mixY = y ?? c.mixY
+            try world.setPathConstraint(e, k, c)
+        case .setPhysics(
+            let name, let inertia, let strength, let damping, let massInverse, let wind, let gravity, let mix):
+            let k = try index(name, "physics constraint", data, data.physicsConstraints.map(\.name))
+            var c = try world.physicsConstraint(e, k)
+            c.inertia = inertia ?? c.inertia
+            c.strength = strength ?? c.strength
+            c.damping = damping ?? c.damping
+            c.massInverse = massInverse ?? c.massInverse
+            c.wind = wind ?? c.wind
+            c.gravity = gravity ?? c.gravity
+            c.mix = mix ?? c.mix
+            try world.setPhysicsConstraint(e, k, c)
+        case .physicsTranslate(let x, let y):
+            try world.physicsTranslate(e, x: x, y: y)
+        case .physicsRotate(let x, let y, let degrees):
+            try world.physicsRotate(e, x: x, y: y, degrees: degrees)
+        case .updateWorldTransform(let physics):
+            try world.updateWorldTransforms(e, physics: physics)
+        }
     }
 
     private final class Recorder {

@@ -32,6 +32,9 @@ public enum TestPaths {
     /// The reference animation-state scenarios and their traces, `shared/golden/scenarios`.
     public static let scenarios = golden.appendingPathComponent("scenarios")
 
+    /// Reference traces of what applications do to a skeleton (format 2 scenarios).
+    public static let runtimeScenarios = golden.appendingPathComponent("runtime")
+
     /// The reference scenarios of the second scenario format (runtime API calls) and their
     /// traces, `shared/golden/runtime`.
     public static let runtime = golden.appendingPathComponent("runtime")

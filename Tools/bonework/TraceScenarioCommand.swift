@@ -3,20 +3,26 @@ import BoneworkFormat
 import BoneworkWorld
 import Foundation
 
-/// `bonework trace scenario SCENARIO.json --assets DIR`: runs an animation state scenario on
-/// one instance and prints its trace (format spine-scenario-trace-1). Paths in the script are
-/// relative to DIR. `--local` adds each frame's local pose (a diagnostic, not part of the format).
+/// `bonework trace scenario SCENARIO.json --assets DIR`: runs a scenario on one instance and
+/// prints its trace (format spine-scenario-trace-1, or -2 for a format 2 script). Paths in the
+/// script are relative to DIR. `--local` adds each frame's local pose (a diagnostic, not part of
+/// the format).
 enum TraceScenarioCommand {
     static let spec = CommandSpec(
-        name: "trace scenario", summary: "print our trace for an AnimationState scenario script",
+        name: "trace scenario", summary: "print our trace for a scenario script (formats 1 and 2)",
         synopsis: ["trace scenario SCENARIO.json --assets DIR [--local]"],
         description: """
-            Runs an animation state scenario (format spine-scenario-1) on one instance and prints its
-            trace (format spine-scenario-trace-1): every listener event with its update, and the
-            requested frames' poses.
+            Runs a scenario on one instance and prints its trace: every listener event with its
+            update, and the requested frames' poses. Format spine-scenario-1 drives the animation
+            state (trace format spine-scenario-trace-1); spine-scenario-2 adds what applications do
+            to a skeleton (composed skins, bones, placement and colour, attachments, constraint
+            values, physics impulses, ops run after apply in every update) and, when asked, world
+            vertices and bounds (trace format spine-scenario-trace-2).
             """,
         positionals: [
-            PositionalSpec(name: "SCENARIO.json", meaning: "a scenario script (golden/scenarios/*.scenario.json)")
+            PositionalSpec(
+                name: "SCENARIO.json", meaning: "a scenario script (golden/scenarios or golden/runtime/*.scenario.json)"
+            )
         ],
         options: [
             .value("--assets", "DIR", default: ".", "the folder the script's skeleton and atlas paths are relative to"),
@@ -24,7 +30,9 @@ enum TraceScenarioCommand {
         ],
         examples: [
             "bonework trace scenario ../shared/golden/scenarios/spineboy-hold-previous.scenario.json "
-                + "--assets ../shared/spine-examples"
+                + "--assets ../shared/spine-examples",
+            "bonework trace scenario ../shared/golden/runtime/mix-and-match-dressup-guide.scenario.json "
+                + "--assets ../shared/spine-examples",
         ])
 
     static func run(_ options: ParsedArguments) throws {
