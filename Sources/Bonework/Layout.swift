@@ -120,7 +120,7 @@ public struct SetupPoseBounds: BoundsProvider {
     public func computeBounds(_ drawable: SkeletonDrawable) throws -> Rect {
         try drawable.checkAlive()
         let probe = try Probe(drawable, skin: nil)
-        return Bounds.of(try probe.world.pose(probe.entity), data: drawable.skeletonData)
+        return try Bounds.of(probe.world, probe.entity)
     }
 }
 
@@ -160,7 +160,7 @@ public struct SkinAndAnimationBounds: BoundsProvider {
             skin = combined
         }
         let probe = try Probe(drawable, skin: skin)
-        var result = Bounds.of(try probe.world.pose(probe.entity), data: data)
+        var result = try Bounds.of(probe.world, probe.entity)
         for name in animations {
             guard let index = data.findAnimation(name) else { throw BoneworkError.unknownAnimation(name) }
             let duration = data.animations[Int(index)].duration
@@ -170,7 +170,7 @@ public struct SkinAndAnimationBounds: BoundsProvider {
             let steps = max(1, min(10_000, Int((duration / stepTime).rounded(.up))))
             for k in 0...steps {
                 try probe.drawable.update(delta: k == 0 ? 0 : stepTime)
-                result = Bounds.union(result, Bounds.of(try probe.world.pose(probe.entity), data: data))
+                result = Bounds.union(result, try Bounds.of(probe.world, probe.entity))
             }
         }
         return result
@@ -198,25 +198,12 @@ struct Probe {
 }
 
 enum Bounds {
-    /// Bounds of the region and mesh vertices of a pose; an empty rect at the origin when none.
-    static func of(_ pose: InstancePose, data: SkeletonData) -> Rect {
-        var minX = Float.infinity
-        var minY = Float.infinity
-        var maxX = -Float.infinity
-        var maxY = -Float.infinity
-        for vertices in pose.vertices {
-            guard let v = vertices else { continue }
-            var k = 0
-            while k + 1 < v.count {
-                minX = min(minX, v[k])
-                maxX = max(maxX, v[k])
-                minY = min(minY, v[k + 1])
-                maxY = max(maxY, v[k + 1])
-                k += 2
-            }
-        }
-        guard minX <= maxX, minY <= maxY else { return Rect(x: 0, y: 0, width: 0, height: 0) }
-        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    /// The reference's skeleton bounds of an instance's current pose (`World.bounds`: slots of
+    /// inactive bones skipped, region and mesh vertices clipped by clipping attachments); an empty
+    /// rect at the origin when no vertex counts.
+    static func of(_ world: World, _ entity: Entity) throws -> Rect {
+        guard let b = try world.bounds(entity) else { return Rect(x: 0, y: 0, width: 0, height: 0) }
+        return Rect(x: b.x, y: b.y, width: b.width, height: b.height)
     }
 
     static func union(_ a: Rect, _ b: Rect) -> Rect {

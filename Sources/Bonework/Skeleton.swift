@@ -122,11 +122,18 @@ public struct Skeleton {
         try world.setSkeletonTransform(entity, x: t.x, y: t.y, scaleX: x, scaleY: y)
     }
 
-    /// The bounding box of the current pose's region and mesh attachments (empty rect when none).
+    /// The bounding box of the current pose as the reference's `getBounds` with a clipper
+    /// computes it: region and mesh vertices of slots whose bone is active, clipped by clipping
+    /// attachments (an empty rect when none). See `World.bounds(_:clipping:)`.
     public func bounds() throws -> Rect {
         try drawable.checkAlive()
-        return Bounds.of(try world.pose(entity), data: data)
+        return try Bounds.of(world, entity)
     }
+
+    /// The skeleton colour (white at first): slot colours do not include it; renderers multiply
+    /// it in.
+    public var color: Color { get throws { try world.skeletonColor(entity) } }
+    public func setColor(_ color: Color) throws { try world.setSkeletonColor(entity, color) }
 }
 
 /// One bone of a skeleton.

@@ -181,6 +181,7 @@ public final class SkeletonDrawable {
         for s in 0..<skeletonData.slots.count { attachments.append(Int(try world.slotAttachment(entity, slot: s))) }
         var snapshot = PoseSnapshot(pose, data: skeletonData, skin: nil)
         snapshot.attachments = attachments
+        snapshot.skeletonColor = try world.skeletonColor(entity)
         return snapshot
     }
 
