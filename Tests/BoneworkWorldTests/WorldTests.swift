@@ -102,7 +102,9 @@ struct WorldTests {
             try world.pose(Entity(index: 999, generation: 0))
         }
         #expect(throws: WorldError.unknownAnimation("no-such")) { try world.setAnimation(b, "no-such", loop: true) }
-        #expect(throws: WorldError.unknownSkin("no-such")) { try world.spawn(data, skin: "no-such") }
+        #expect(throws: WorldError.noSuchSkin("no-such", skeleton: data.file)) {
+            try world.spawn(data, skin: "no-such")
+        }
     }
 
     @Test("Despawning the last row and respawning keeps every handle pointing at its own instance")

@@ -177,6 +177,38 @@ public final class AnimationStateStore {
         return moved
     }
 
+    /// Reorders the rows as the batch does (`Batch.regroupByPlan`): row `i` becomes what row
+    /// `order[i]` was; the entries follow their owners.
+    func permuteRows(_ order: [Int32]) {
+        let n = rowCount
+        precondition(order.count == n)
+        var newRow = [Int32](repeating: -1, count: n)
+        for (i, old) in order.enumerated() { newRow[Int(old)] = Int32(i) }
+        let oldTracks = Array(UnsafeBufferPointer(start: tracks, count: n * trackWidth))
+        let oldCounts = Array(UnsafeBufferPointer(start: trackCount, count: n))
+        let oldScales = Array(UnsafeBufferPointer(start: timeScales, count: n))
+        let oldChanged = Array(UnsafeBufferPointer(start: changed, count: n))
+        let oldUnkeyed = Array(UnsafeBufferPointer(start: unkeyed, count: n))
+        for (i, o) in order.enumerated() {
+            let old = Int(o)
+            for t in 0..<trackWidth { tracks[i * trackWidth + t] = oldTracks[old * trackWidth + t] }
+            trackCount[i] = oldCounts[old]
+            timeScales[i] = oldScales[old]
+            changed[i] = oldChanged[old]
+            unkeyed[i] = oldUnkeyed[old]
+        }
+        if !rowListeners.isEmpty {
+            var moved: [Int: AnimationStateListener] = [:]
+            for (row, listener) in rowListeners where row < n { moved[Int(newRow[row])] = listener }
+            rowListeners = moved
+        }
+        let e = pool.columns
+        for slot in 0..<e.capacity where e.state[slot].live != 0 {
+            let owner = Int(e.state[slot].owner)
+            if owner >= 0 && owner < n { e.state[slot].owner = newRow[owner] }
+        }
+    }
+
     /// Every entry a row reaches: current entries, those mixing out below them, those queued.
     func entries(ofRow row: Int) -> [Int] {
         var result: [Int] = []

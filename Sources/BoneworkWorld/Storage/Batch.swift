@@ -114,6 +114,7 @@ public final class Batch {
         let rows = cols.rows(row)
         SetupPose.initialize(cols, rig.tables, rows)
         if plan != 0 { setSkin(row: row, plan: plan) }
+        plansMayBeMixed = true
         SetupPose.setBones(cols, rig.tables, rows)
         SetupPose.setSlots(cols, rig.tables, rows)
         PoseSystem.updateWorldTransforms(PoseColumns(cols), rig.tables, rows, scratch: outOfFrameScratch)
@@ -128,6 +129,7 @@ public final class Batch {
         if row != last {
             copyRow(from: last, to: row)
             moved = bound.entity[row]
+            plansMayBeMixed = true
         }
         count -= 1
         animationStates.removeRow(row)
@@ -214,6 +216,92 @@ public final class Batch {
             }
         }
         cols.plan[row] = plan
+        plansMayBeMixed = true
+    }
+
+    // MARK: - Grouping rows by plan
+
+    /// Whether rows may have stopped being grouped by plan since the last `regroupByPlan` (a
+    /// row was added, moved by a removal, or changed its skin).
+    private(set) var plansMayBeMixed = false
+
+    /// Rows are looked at in groups of this many: the widest lane (8 instances per vector), and
+    /// the chunk of the standard layout.
+    static let groupRows = 8
+
+    /// The groups of `groupRows` rows holding more than one plan, and the groups in all.
+    func mixedGroups() -> (mixed: Int, groups: Int) {
+        let plan = bound.plan
+        var mixed = 0
+        var start = 0
+        while start < count {
+            let end = min(count, start + Self.groupRows)
+            for i in (start + 1)..<max(start + 1, end) where plan[i] != plan[start] {
+                mixed += 1
+                break
+            }
+            start = end
+        }
+        return (mixed, (count + Self.groupRows - 1) / Self.groupRows)
+    }
+
+    /// Adjacent rows whose plans differ, and the fewest there can be (distinct plans - 1).
+    func planBoundaries() -> (boundaries: Int, fewest: Int) {
+        let plan = bound.plan
+        var boundaries = 0
+        var seen = Set<Int32>()
+        for i in 0..<count {
+            seen.insert(plan[i])
+            if i > 0 && plan[i] != plan[i - 1] { boundaries += 1 }
+        }
+        return (boundaries, max(0, seen.count - 1))
+    }
+
+    /// Reorders the rows so that rows of one plan are contiguous (a stable counting sort by plan),
+    /// when they are disordered enough to pay for it. Returns whether rows moved: their
+    /// entities' locations must then be read again (`World.update` does).
+    ///
+    /// The lane code runs a group of rows that share a plan as one vector and splits a mixed
+    /// group by plan: measured with `bonework bench` on mix-and-match (walk and dance, 400
+    /// instances in 100 composed outfits), 90,533 instructions per skeleton-frame interleaved,
+    /// 51,949 in plan order, 50,301 all in one outfit. A regroup copies every column once (about
+    /// one frame's work for the batch), so it runs when the rows hold more than one plan boundary
+    /// per 16 rows beyond the fewest their plans allow.
+    func regroupByPlan() -> Bool {
+        guard needsRegroup() else { return false }
+        regroupRows()
+        return true
+    }
+
+    /// Whether the rows are disordered enough for `regroupByPlan` to reorder them (clears
+    /// `plansMayBeMixed`: the next look waits for the next change).
+    func needsRegroup() -> Bool {
+        plansMayBeMixed = false
+        guard count > Self.groupRows else { return false }
+        let (boundaries, fewest) = planBoundaries()
+        return (boundaries - fewest) * 16 > count
+    }
+
+    /// Reorders the rows by plan (stable), whatever their order.
+    func regroupRows() {
+        let plan = bound.plan
+        let plans = rig.planCount
+        var counts = [Int](repeating: 0, count: plans + 1)
+        for i in 0..<count { counts[Int(plan[i]) &+ 1] &+= 1 }
+        for p in 0..<plans { counts[p + 1] &+= counts[p] }
+        var order = [Int32](repeating: 0, count: count)
+        for i in 0..<count {
+            let p = Int(plan[i])
+            order[counts[p]] = Int32(i)
+            counts[p] &+= 1
+        }
+        for t in tables.indices {
+            let fresh = tables[t].permuted(order)
+            tables[t].free()
+            tables[t] = fresh
+        }
+        bindColumns()
+        animationStates.permuteRows(order)
     }
 
     /// Resets a row's bones, constraints and slots to the setup pose (world transforms are not
