@@ -41,6 +41,24 @@ import Testing
         #expect(frame.count > 20_000)
     }
 
+    @Test func composedOutfitsAreCompiledOncePerOutfitAndChangeAtRunTime() throws {
+        let r = try CLI.run([
+            "crowd", "--headless", "--count", "400", "--frames", "120", "--skeleton",
+            TestPaths.example("mix-and-match/mix-and-match-pro.skel"), "--atlas",
+            TestPaths.example("mix-and-match/mix-and-match.atlas"), "--outfits", "12",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let line = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("outfits: ") })
+        // At most one plan per distinct outfit, however many agents wear it.
+        #expect(line.contains("mix-and-match-pro 12 of 12"), "\(line)")
+        #expect(!line.hasSuffix("; 0 outfit changes"), "\(line)")
+        #expect(r.stdout.contains("\nregroup rows "), "the regroup is timed in the table")
+        #expect(r.stdout.contains("none lost"))
+        let bad = try CLI.run(["crowd", "--headless", "--outfits", "0"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.hasPrefix("bonework crowd: --outfits"), "\(bad.stderr)")
+    }
+
     @Test func extraSkeletonsJoinTheCrowd() throws {
         let r = try CLI.run([
             "crowd", "--headless", "--count", "60", "--frames", "10", "--skeleton",

@@ -35,6 +35,10 @@ enum CrowdCommand {
             .value(
                 "--atlas", "PATH", repeatable: true,
                 "a --skeleton's atlas: the first --atlas goes with the first --skeleton, and so on"),
+            .value(
+                "--outfits", "N",
+                "agents of each --skeleton with skin groups (skin-base, group/item) wear N distinct composed outfits; outfits change at run time (1% of the crowd's count per second)"
+            ),
             .flag("--headless", "no window: run the frames, then print the table"),
             .value("--threads", "T", default: "every core, \(Scheduler.maxThreads) here", "threads per frame"),
             .value("--dt", "SECONDS", default: "1/60", "simulated seconds per frame"),
@@ -90,6 +94,8 @@ enum CrowdCommand {
         var chart: String?
         var screenshot: String?
         var diagnostics = false
+        /// Composed outfits per extra kind (0: one data skin each).
+        var outfits = 0
     }
 
     /// The options, checked.
@@ -103,6 +109,7 @@ enum CrowdCommand {
             return v
         }
         o.count = try integer("--count", minimum: 0) ?? o.count
+        o.outfits = try integer("--outfits", minimum: 1) ?? 0
         o.frames = try integer("--frames", minimum: 1) ?? o.frames
         o.framesGiven = p.value("--frames") != nil
         if let text = p.value("--seconds") {
@@ -156,7 +163,16 @@ enum CrowdCommand {
                 throw UsageError("--screenshot needs an --atlas for every --skeleton")
             }
             let data = try SkeletonLoader.load(file: skeleton, atlas: a)
-            sim.addKind(data, name: URL(fileURLWithPath: skeleton).deletingPathExtension().lastPathComponent)
+            var outfits: [[String]] = []
+            if o.outfits > 0, !CrowdOutfits.groups(data).isEmpty {
+                do {
+                    outfits = try CrowdOutfits.random(data, count: o.outfits, seed: o.seed)
+                } catch {
+                    throw UsageError("--outfits: \(error)")
+                }
+            }
+            sim.addKind(
+                data, name: URL(fileURLWithPath: skeleton).deletingPathExtension().lastPathComponent, outfits: outfits)
         }
         sim.setPopulation(o.count)
         try sim.spawn(o.count, progress: SpawnProgress(total: o.count).report)
@@ -175,6 +191,7 @@ enum CrowdCommand {
                     print("window closed after \(world.scheduler.frames) frames; last HUD: \(title)")
                     print(world.scheduler.profiler.summary().table)
                     print("entities: \(sim.checkIntegrity().message)")
+                    if let line = outfitReport(sim) { print(line) }
                     return
                 } catch let error as RenderError {
                     FileHandle.standardError.write(
@@ -209,6 +226,7 @@ enum CrowdCommand {
         )
         let integrity = sim.checkIntegrity()
         print("entities: \(integrity.message) -> \(integrity.ok ? "none lost" : "LOST ENTITIES")")
+        if let line = outfitReport(sim) { print(line) }
         #if DEBUG
             let d = sim.triggers.diagnostics
             print("trigger diagnostics: \(d.conflicts) conflicts, \(d.leaks) leaks, \(d.refusals) refusals")
@@ -250,6 +268,17 @@ enum CrowdError: Error, CustomStringConvertible {
         case .lostEntities(let m): return "entity bookkeeping failed: \(m)"
         }
     }
+}
+
+/// "outfits: ..." when some kind wears composed outfits: the plans compiled for them (one per
+/// distinct outfit worn, shared by every agent wearing it) and the changes made at run time.
+func outfitReport(_ sim: CrowdSimulation) -> String? {
+    let kinds = sim.kinds.filter { !$0.outfits.isEmpty }
+    guard !kinds.isEmpty else { return nil }
+    let plans = kinds.map { k in
+        "\(k.name) \(sim.world.batch(for: k.data).rig.planCount - (k.data.skins.count + 1)) of \(k.outfits.count)"
+    }
+    return "outfits: composed plans compiled \(plans.joined(separator: ", ")); \(sim.outfitChanges) outfit changes"
 }
 
 /// Prints how far a long initial spawn has come to stderr, at most twice a second and only once

@@ -30,6 +30,9 @@ struct CrowdKind {
     let data: SkeletonData
     let name: String
     let skins: [String?]
+    /// Composed outfits (data skin names in composition order) agents wear instead of `skins`
+    /// (`--outfits`); empty: one of `skins` each.
+    let outfits: [[String]]
     /// Track 0: speed bucket -> idle / walk / run.
     let locomotion: TriggerScope
     /// Track 1, additive, a barrier: hit flag -> flinch once (nil when the skeleton has no
@@ -114,7 +117,10 @@ final class CrowdSimulation {
     /// system of the world's profiler, then the engine's frame.
     func step(delta: Float, churn rate: Float) throws {
         let profiler = world.scheduler.profiler
-        try profiler.measure(churnSystem) { try churn(rate: rate, delta: delta) }
+        try profiler.measure(churnSystem) {
+            try churn(rate: rate, delta: delta)
+            if hasOutfits { try changeOutfits(rate: Float(count) / 100, delta: delta) }
+        }
         profiler.measure(steeringSystem) {
             steer(delta: delta)
             place()
@@ -126,7 +132,7 @@ final class CrowdSimulation {
 
     /// Adds a kind of character; its animations are chosen by name with fallbacks (idle, walk,
     /// run, flinch/hit), so any skeleton can join the crowd.
-    func addKind(_ data: SkeletonData, name: String) {
+    func addKind(_ data: SkeletonData, name: String, outfits: [[String]] = []) {
         let names = Set(data.animations.map(\.name))
         let first = data.animations.first?.name
         let idle = names.contains("idle") ? "idle" : first
@@ -151,8 +157,13 @@ final class CrowdSimulation {
         }
         let skinNames = data.skins.map(\.name).filter { $0 != "default" }
         let skins: [String?] = skinNames.isEmpty ? [nil] : skinNames
-        kinds.append(CrowdKind(data: data, name: name, skins: skins, locomotion: locomotion, reaction: reaction))
+        kinds.append(
+            CrowdKind(
+                data: data, name: name, skins: skins, outfits: outfits, locomotion: locomotion, reaction: reaction))
     }
+
+    /// Whether some kind wears composed outfits (1% of the agents then change outfit per second).
+    var hasOutfits: Bool { kinds.contains { !$0.outfits.isEmpty } }
 
     /// Sizes the plane for `population` agents.
     func setPopulation(_ population: Int) {
@@ -172,8 +183,16 @@ final class CrowdSimulation {
             if let progress, done & 4095 == 0, done > 0 { progress(done) }
             let k = random.below(kinds.count)
             let kindInfo = kinds[k]
-            let skinChoice = random.below(kindInfo.skins.count)
-            let e = try world.spawn(kindInfo.data, skin: kindInfo.skins[skinChoice])
+            let e: Entity
+            let skinChoice: Int
+            if kindInfo.outfits.isEmpty {
+                skinChoice = random.below(kindInfo.skins.count)
+                e = try world.spawn(kindInfo.data, skin: kindInfo.skins[skinChoice])
+            } else {
+                skinChoice = random.below(kindInfo.outfits.count)
+                e = try world.spawn(kindInfo.data)
+                try world.setSkin(e, parts: kindInfo.outfits[skinChoice])
+            }
             let i = Int(e.index)
             if slotOf.count <= i { slotOf.append(contentsOf: repeatElement(-1, count: i + 1 - slotOf.count)) }
             slotOf[i] = Int32(entity.count)
@@ -243,6 +262,28 @@ final class CrowdSimulation {
     /// Removes `n` random agents.
     func remove(_ n: Int) throws {
         for _ in 0..<min(n, count) { try despawn(slot: random.below(count)) }
+    }
+
+    /// Agents whose outfit changed at run time (`changeOutfits`).
+    private(set) var outfitChanges = 0
+    private var outfitCarry: Float = 0
+
+    /// Dresses `rate` random agents per second (of the kinds with outfits) in another of their
+    /// kind's outfits: the skin changes between frames, as a dress-up does.
+    func changeOutfits(rate: Float, delta: Float) throws {
+        outfitCarry += rate * delta
+        let n = Int(outfitCarry)
+        outfitCarry -= Float(n)
+        guard n > 0, count > 0 else { return }
+        for _ in 0..<n {
+            let a = random.below(count)
+            let outfits = kinds[Int(kind[a])].outfits
+            guard outfits.count > 1 else { continue }
+            let choice = random.below(outfits.count)
+            try world.setSkin(entity[a], parts: outfits[choice])
+            skin[a] = Int32(choice)
+            outfitChanges += 1
+        }
     }
 
     /// Replaces `rate` agents per second: as many despawn as spawn, at random.

@@ -113,8 +113,9 @@ enum CrowdWindow {
             for a in order {
                 let k = Int(sim.kind[a])
                 let kind = sim.kinds[k]
-                let pose = PoseSnapshot(
-                    try sim.world.pose(sim.entity[a]), data: kind.data, skin: kind.skins[Int(sim.skin[a])])
+                // Straight from the instance's columns: its attachments as its (possibly
+                // composed) skin resolved them, no copy of the pose.
+                let pose = try sim.world.poseView(sim.entity[a])
                 builder.build(pose, drawData: drawData[k], pages: textures[k].bindings, into: &list)
             }
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
