@@ -46,12 +46,16 @@ public struct Skeleton {
     public var data: SkeletonData { drawable.skeletonData }
 
     public func findBone(_ name: String) throws -> Bone {
-        guard let index = data.findBone(name) else { throw BoneworkError.unknownBone(name) }
+        guard let index = data.findBone(name) else {
+            throw WorldError.noSuchName(name, kind: "bone", skeleton: data.file)
+        }
         return Bone(skeleton: self, index: Int(index))
     }
 
     public func findSlot(_ name: String) throws -> Slot {
-        guard let index = data.findSlot(name) else { throw BoneworkError.unknownSlot(name) }
+        guard let index = data.findSlot(name) else {
+            throw WorldError.noSuchName(name, kind: "slot", skeleton: data.file)
+        }
         return Slot(skeleton: self, index: Int(index))
     }
 
@@ -66,7 +70,7 @@ public struct Skeleton {
     /// Wears a skin of the skeleton data by name (nil: none).
     public func setSkin(_ name: String?) throws {
         try drawable.checkAlive()
-        if let name, data.findSkin(name) == nil { throw BoneworkError.unknownSkin(name) }
+        if let name, data.findSkin(name) == nil { throw WorldError.noSuchSkin(name, skeleton: data.file) }
         drawable.customSkin = nil
         try world.setSkin(entity, name)
     }

@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkWorld
 
 /// A set of attachments keyed by (slot, name), built from the skeleton's skins: start empty and
 /// `addSkin` several of them to mix and match, then `Skeleton.setSkin(_:)`.
@@ -28,7 +29,9 @@ public final class Skin {
 
     /// Adds every attachment of a skeleton skin (later skins replace earlier ones on the same key).
     public func addSkin(_ skinName: String) throws {
-        guard let index = skeletonData.findSkin(skinName) else { throw BoneworkError.unknownSkin(skinName) }
+        guard let index = skeletonData.findSkin(skinName) else {
+            throw WorldError.noSuchSkin(skinName, skeleton: skeletonData.file)
+        }
         parts.append(index)
         for entry in skeletonData.skins[Int(index)].entries {
             table[Self.key(entry.slot, entry.name)] = entry.attachment

@@ -79,7 +79,9 @@ import Testing
         w.worldX += 5
         try head.setWorldTransform(w)
         #expect(try head.worldTransform.worldX == w.worldX)
-        #expect(throws: BoneworkError.unknownBone("tail")) { try skeleton.findBone("tail") }
+        #expect(throws: WorldError.noSuchName("tail", kind: "bone", skeleton: skeleton.data.file)) {
+            try skeleton.findBone("tail")
+        }
     }
 
     @Test func skinsSwitchPerInstanceInOneBatch() async throws {
@@ -106,7 +108,10 @@ import Testing
         #expect(try orange.skeleton.skinName == "mixed")
         #expect(try orange.skeleton.findSkin("orange") != nil)
         #expect(try orange.skeleton.findSkin("green") == nil)
-        #expect(throws: BoneworkError.unknownSkin("green")) { try orange.skeleton.setSkin("green") }
+        let file = try orange.skeleton.data.file
+        #expect(throws: WorldError.noSuchSkin("green", skeleton: file)) {
+            try orange.skeleton.setSkin("green")
+        }
     }
 
     @Test func windowWithoutDisplayThrowsATypedError() throws {
