@@ -249,24 +249,30 @@ public final class Batch {
     func planBoundaries() -> (boundaries: Int, fewest: Int) {
         let plan = bound.plan
         var boundaries = 0
-        var seen = Set<Int32>()
+        // Plans are dense indices below `planCount` (a few hundred at most): a flag per plan.
+        var seen = [Bool](repeating: false, count: rig.planCount)
+        var distinct = 0
         for i in 0..<count {
-            seen.insert(plan[i])
+            let p = Int(plan[i])
+            if !seen[p] {
+                seen[p] = true
+                distinct += 1
+            }
             if i > 0 && plan[i] != plan[i - 1] { boundaries += 1 }
         }
-        return (boundaries, max(0, seen.count - 1))
+        return (boundaries, max(0, distinct - 1))
     }
 
     /// Reorders the rows so that rows of one plan are contiguous (a stable counting sort by plan),
     /// when they are disordered enough to pay for it. Returns whether rows moved: their
     /// entities' locations must then be read again (`World.update` does).
     ///
-    /// The lane code runs a group of rows that share a plan as one vector and splits a mixed
-    /// group by plan: measured with `bonework bench` on mix-and-match (walk and dance, 400
-    /// instances in 100 composed outfits), 90,533 instructions per skeleton-frame interleaved,
-    /// 51,949 in plan order, 50,301 all in one outfit. A regroup copies every column once (about
-    /// one frame's work for the batch), so it runs when the rows hold more than one plan boundary
-    /// per 16 rows beyond the fewest their plans allow.
+    /// The lane code runs a group of rows that share a plan as one vector and a mixed group in
+    /// smaller pieces: measured with `Benchmarks/callgrind.sh 400 20` on mix-and-match (walk and
+    /// dance, 400 instances in 100 composed outfits), 90,473 instructions per skeleton-frame
+    /// interleaved, 51,826 regrouped (the regroup included), 50,302 all in one outfit. A regroup
+    /// copies every column once (about one frame's work for the batch), so it runs when the rows
+    /// hold more than one plan boundary per 16 rows beyond the fewest their plans allow.
     func regroupByPlan() -> Bool {
         guard needsRegroup() else { return false }
         regroupRows()
