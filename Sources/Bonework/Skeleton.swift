@@ -239,14 +239,9 @@ public struct Slot {
         guard let id = data.attachmentNameID(name) else {
             throw BoneworkError.invalidArgument("no attachment '\(name)'")
         }
+        // A custom skin's own attachments first, then the worn skin's parts and the default skin.
         var found = skeleton.drawable.customSkin?.attachment(slot: Int32(index), nameID: id)
-        // The worn skin: a composed one's last part holding the name wins.
-        for s in try world.skinParts(entity).reversed() where found == nil {
-            found = data.attachment(skin: s, slot: Int32(index), name: id)
-        }
-        if found == nil, data.defaultSkin >= 0 {
-            found = data.attachment(skin: data.defaultSkin, slot: Int32(index), name: id)
-        }
+        if found == nil { found = try world.findAttachment(entity, slot: index, name: name) }
         guard let attachment = found else {
             throw BoneworkError.invalidArgument("slot '\(self.name)' has no attachment '\(name)' in its skins")
         }

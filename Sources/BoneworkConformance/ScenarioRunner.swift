@@ -234,11 +234,18 @@ public enum ScenarioRunner {
         return i
     }
 
+    static func slotIndex(_ name: String, _ data: SkeletonData) throws -> Int {
+        guard let s = data.findSlot(name) else { throw WorldError.noSuchName(name, kind: "slot", skeleton: data.file) }
+        return Int(s)
+    }
+
     /// Performs one format 2 application operation (the spine-cpp calls of the format's table).
     static func perform(_ op: Scenario.Control, _ world: World, _ e: Entity, _ data: SkeletonData) throws {
         switch op {
         case .setBone(let bone, let x, let y, let rotation, let scaleX, let scaleY, let shearX, let shearY):
-            let b = try index(bone, "bone", data, data.bones.map(\.name))
+            guard let b = data.findBone(bone).map(Int.init) else {
+                throw WorldError.noSuchName(bone, kind: "bone", skeleton: data.file)
+            }
             var p = try world.boneLocal(e, bone: b)
             p.x = x ?? p.x
             p.y = y ?? p.y
@@ -258,9 +265,9 @@ public enum ScenarioRunner {
         case .setSkeletonColor(let color):
             try world.setSkeletonColor(e, color)
         case .setSlotColor(let slot, let color):
-            try world.setSlotColor(e, slot: try index(slot, "slot", data, data.slots.map(\.name)), color)
+            try world.setSlotColor(e, slot: try slotIndex(slot, data), color)
         case .setAttachment(let slot, let attachment):
-            try world.setAttachment(e, slot: try index(slot, "slot", data, data.slots.map(\.name)), name: attachment)
+            try world.setAttachment(e, slot: try slotIndex(slot, data), name: attachment)
         case .setIK(let name, let mix, let softness, let bend, let compress, let stretch):
             let k = try index(name, "ik constraint", data, data.ikConstraints.map(\.name))
             var c = try world.ikConstraint(e, k)

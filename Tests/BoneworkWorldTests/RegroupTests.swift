@@ -129,3 +129,19 @@ struct RegroupTests {
         }
     }
 }
+
+extension Batch {
+    /// The groups of 8 consecutive rows (the widest lane) holding more than one plan, and the
+    /// groups in all.
+    func mixedGroups() -> (mixed: Int, groups: Int) {
+        let plan = columns().plan
+        var mixed = 0
+        for start in stride(from: 0, to: count, by: 8)
+        where (start..<min(count, start + 8)).contains(where: {
+            plan[$0] != plan[start]
+        }) {
+            mixed += 1
+        }
+        return (mixed, (count + 7) / 8)
+    }
+}

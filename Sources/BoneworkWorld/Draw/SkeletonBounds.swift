@@ -36,10 +36,7 @@ extension World {
         let quad: [UInt16] = [0, 1, 2, 2, 3, 0]
         var vertices = [Float](repeating: 0, count: 8)
         var uvs = vertices
-        var minX = Float.greatestFiniteMagnitude
-        var minY = Float.greatestFiniteMagnitude
-        var maxX = -Float.greatestFiniteMagnitude
-        var maxY = -Float.greatestFiniteMagnitude
+        var box = Box()
         for k in 0..<t.slotCount {
             let s = view.drawOrderSlot(k)
             guard view.isBoneActive(Int(t.slotBone[s])) else { continue }
@@ -73,30 +70,41 @@ extension World {
             if count > 0 {
                 if clipper.isClipping {
                     if uvs.count < count { uvs = [Float](repeating: 0, count: count) }
-                    clipper.clipTriangles(vertices: Array(vertices.prefix(count)), uvs: uvs, triangles: triangles)
-                    let clipped = clipper.clippedVertices
-                    var i = 0
-                    while i + 1 < clipped.count {
-                        minX = min(minX, clipped[i])
-                        minY = min(minY, clipped[i + 1])
-                        maxX = max(maxX, clipped[i])
-                        maxY = max(maxY, clipped[i + 1])
-                        i += 2
+                    vertices.withUnsafeBufferPointer { v in
+                        uvs.withUnsafeBufferPointer { uv in
+                            triangles.withUnsafeBufferPointer {
+                                clipper.clipTriangles(
+                                    vertices: UnsafeBufferPointer(rebasing: v[0..<count]), uvs: uv, triangles: $0)
+                            }
+                        }
                     }
+                    box.add(clipper.clippedVertices, count: clipper.clippedVertices.count)
                 } else {
-                    var i = 0
-                    while i + 1 < count {
-                        minX = min(minX, vertices[i])
-                        minY = min(minY, vertices[i + 1])
-                        maxX = max(maxX, vertices[i])
-                        maxY = max(maxY, vertices[i + 1])
-                        i += 2
-                    }
+                    box.add(vertices, count: count)
                 }
             }
             clipper.clipEnd(slot: Int32(s))
         }
-        guard minX <= maxX, minY <= maxY else { return nil }
-        return WorldBounds(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+        guard box.minX <= box.maxX, box.minY <= box.maxY else { return nil }
+        return WorldBounds(x: box.minX, y: box.minY, width: box.maxX - box.minX, height: box.maxY - box.minY)
+    }
+}
+
+/// The running extent of `x, y` pairs.
+private struct Box {
+    var minX = Float.greatestFiniteMagnitude
+    var minY = Float.greatestFiniteMagnitude
+    var maxX = -Float.greatestFiniteMagnitude
+    var maxY = -Float.greatestFiniteMagnitude
+
+    mutating func add(_ xy: [Float], count: Int) {
+        var i = 0
+        while i + 1 < count {
+            minX = min(minX, xy[i])
+            minY = min(minY, xy[i + 1])
+            maxX = max(maxX, xy[i])
+            maxY = max(maxY, xy[i + 1])
+            i += 2
+        }
     }
 }

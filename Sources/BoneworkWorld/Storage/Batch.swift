@@ -225,25 +225,8 @@ public final class Batch {
     /// row was added, moved by a removal, or changed its skin).
     private(set) var plansMayBeMixed = false
 
-    /// Rows are looked at in groups of this many: the widest lane (8 instances per vector), and
-    /// the chunk of the standard layout.
+    /// Batches this small are never regrouped: one group of the widest lane (8 instances).
     static let groupRows = 8
-
-    /// The groups of `groupRows` rows holding more than one plan, and the groups in all.
-    func mixedGroups() -> (mixed: Int, groups: Int) {
-        let plan = bound.plan
-        var mixed = 0
-        var start = 0
-        while start < count {
-            let end = min(count, start + Self.groupRows)
-            for i in (start + 1)..<max(start + 1, end) where plan[i] != plan[start] {
-                mixed += 1
-                break
-            }
-            start = end
-        }
-        return (mixed, (count + Self.groupRows - 1) / Self.groupRows)
-    }
 
     /// Adjacent rows whose plans differ, and the fewest there can be (distinct plans - 1).
     func planBoundaries() -> (boundaries: Int, fewest: Int) {

@@ -174,19 +174,13 @@ extension World {
     /// finds it: the worn skin first (a composed skin's parts, the last first), then the data's
     /// default skin. Nil when neither has it.
     public func findAttachment(_ entity: Entity, slot: Int, name: String) throws -> Int32? {
-        let (batch, _) = try locate(entity)
-        let data = batch.data
+        let data = try skeletonData(entity)
         guard slot >= 0, slot < data.slots.count else { throw InstanceAccessError.slotOutOfRange(slot) }
-        var skins = try skinParts(entity).reversed().map(Int.init)
-        if data.defaultSkin >= 0 { skins.append(Int(data.defaultSkin)) }
-        for s in skins {
-            if let entry = data.skins[s].entries.first(where: {
-                Int($0.slot) == slot && data.attachmentNames[Int($0.name)] == name
-            }) {
-                return entry.attachment
-            }
+        guard let id = data.attachmentNameID(name) else { return nil }
+        for part in try skinParts(entity).reversed() {
+            if let a = data.attachment(skin: part, slot: Int32(slot), name: id) { return a }
         }
-        return nil
+        return data.attachment(skin: data.defaultSkin, slot: Int32(slot), name: id)
     }
 
     /// Shows the attachment named `name` in a slot (`findAttachment`), or empties the slot for
