@@ -18,6 +18,14 @@ public enum AtlasReader {
     }
 
     public static func read(bytes: [UInt8], file: String) throws -> Atlas {
+        // A skeleton given where the atlas belongs would otherwise read as a page named with its
+        // first bytes; say what the file looks like instead.
+        let content = FileContentKind.of(bytes)
+        if content == .binary || content == .json {
+            throw LoadError(
+                .malformed, file: file, at: .line(1), expected: "atlas text (a page image name, then `size:` ...)",
+                found: content.described)
+        }
         var parser = AtlasParser(lines: AtlasLine.split(bytes), file: file)
         return try parser.parse()
     }

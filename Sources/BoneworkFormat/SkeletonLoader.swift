@@ -9,23 +9,51 @@ public enum SkeletonLoader {
     }
 
     public static func load(bytes: [UInt8], file: String, atlas: Atlas?) throws -> SkeletonData {
-        if file.hasSuffix(".json") { return try SkeletonJSONReader.read(bytes: bytes, file: file, atlas: atlas) }
-        if file.hasSuffix(".skel") { return try SkeletonBinaryReader.read(bytes: bytes, file: file, atlas: atlas) }
+        if file.hasSuffix(".json") {
+            // A binary export renamed `.json` would otherwise read as "invalid JSON at byte 0".
+            let content = FileContentKind.of(bytes)
+            if content == .binary || content == .atlasText {
+                throw LoadError(
+                    .malformed, file: file, at: .byteOffset(0), expected: "JSON text (a .json skeleton export)",
+                    found: content.described + (content == .binary ? "; if it is a .skel export, name it .skel" : ""))
+            }
+            return try SkeletonJSONReader.read(bytes: bytes, file: file, atlas: atlas)
+        }
+        if file.hasSuffix(".skel") {
+            // The binary reader would take a JSON export's text as a hash and a version string.
+            let content = FileContentKind.of(bytes)
+            if content != .binary {
+                throw LoadError(
+                    .malformed, file: file, at: .byteOffset(0), expected: "binary skeleton data (a .skel export)",
+                    found: content.described + (content == .json ? "; name the file .json to read it as JSON" : ""))
+            }
+            return try SkeletonBinaryReader.read(bytes: bytes, file: file, atlas: atlas)
+        }
         let firstNonSpace = bytes.first(where: {
             $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF
         })
         if firstNonSpace == UInt8(ascii: "{") {
             return try SkeletonJSONReader.read(bytes: bytes, file: file, atlas: atlas)
         }
+        let content = FileContentKind.of(bytes)
+        if content == .atlasText || content == .otherText {
+            throw LoadError(
+                .malformed, file: file, at: .byteOffset(0),
+                expected: "a skeleton export (.json text or .skel binary data)", found: content.described)
+        }
         return try SkeletonBinaryReader.read(bytes: bytes, file: file, atlas: atlas)
     }
 
-    /// Reads a whole file into memory, with a typed error naming it on failure.
+    /// Reads a whole file into memory, with a typed error naming it on failure and giving the
+    /// system's reason: `found cannot open: No such file or directory`.
     public static func readFile(_ file: String) throws -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: file) else {
-            throw LoadError(.io, file: file, at: .file, expected: "a readable file", found: "cannot open")
+        let descriptor = open(file, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw LoadError(
+                .io, file: file, at: .file, expected: "a readable file",
+                found: "cannot open: \(String(cString: strerror(errno)))")
         }
-        defer { try? handle.close() }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
             let data = try handle.readToEnd() ?? Data()
             return [UInt8](data)

@@ -95,8 +95,6 @@ extension CrowdOutfits {
                 let attachment = data.attachments[Int(a)]
                 // A region's four corners; a mesh's world vertices.
                 floats += attachment.kind == .region ? 8 : Int(attachment.worldVerticesLength)
-                attachment.kind == .region
-                    ? 8 : attachment.bones.isEmpty ? attachment.vertices.count : attachment.vertices.count / 3 * 2
             }
             if best.map({ (steps, floats) > ($0.steps, $0.floats) }) ?? true { best = (steps, floats, outfit) }
         }

@@ -40,7 +40,6 @@ enum CrowdScreenshot {
         var builder = FrameBuilder()
         for a in order {
             let k = Int(sim.kind[a])
-            let kind = sim.kinds[k]
             // Straight from the instance's columns: its attachments as its (possibly composed)
             // skin resolved them, no copy of the pose.
             let pose = try sim.world.poseView(sim.entity[a])
