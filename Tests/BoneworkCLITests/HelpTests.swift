@@ -166,11 +166,12 @@ import Testing
     /// Files the user names: the system's reason, in one line, for every command that reads one.
     @Test func missingFilesGiveTheSystemReason() throws {
         let missing = "/nonexistent-bonework/x.json"
+        let missingAtlas = "/nonexistent-bonework/x.atlas"
         let reason = "cannot read \(missing): No such file or directory"
         for args in [
             ["inspect", missing], ["trace", "pose", missing], ["trace", "scenario", missing],
-            ["render", missing, "--atlas", missing, "--out", "/tmp/x.png"],
-            ["view", missing, "--atlas", missing, "--headless", "--out", "/tmp/x.png"],
+            ["render", missing, "--atlas", missingAtlas, "--out", "/tmp/x.png"],
+            ["view", missing, "--atlas", missingAtlas, "--headless", "--out", "/tmp/x.png"],
             ["bench", "--skeleton", missing], ["crowd", "--headless", "--skeleton", missing],
             ["render", "--request", missing, "--out", "/tmp/x.png"],
         ] {

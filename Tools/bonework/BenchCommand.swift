@@ -145,6 +145,8 @@ enum BenchCommand {
         o.csv = p.value("--csv")
         o.trace = p.value("--trace")
         o.chart = p.value("--chart")
+        if let chart = o.chart { try FileRoles.checkPNG(chart, option: "--chart") }
+        if let skeleton = o.skeleton { try FileRoles.check(skeleton: skeleton, as: "--skeleton", atlas: o.atlas) }
         for file in [o.csv, o.trace, o.chart].compactMap({ $0 }) { try UserFiles.checkWritable(file) }
         for file in [o.skeleton, o.atlas].compactMap({ $0 }) { try UserFiles.checkReadable(file) }
         return o
@@ -162,6 +164,8 @@ enum BenchCommand {
             skin = o.skin
             animations = o.animations ?? ["walk", "run"]
             name = skeleton
+            if let skin { try UnknownName.checkSkin(skin, in: data) }
+            for animation in animations { try UnknownName.checkAnimation(animation, in: data) }
         } else {
             let atlas = try AtlasReader.read(file: DefaultCharacter.atlasPath)
             data = try SkeletonLoader.load(file: DefaultCharacter.skeletonPath, atlas: atlas)

@@ -142,6 +142,9 @@ enum CrowdCommand {
         o.trace = p.value("--trace")
         o.chart = p.value("--chart")
         o.screenshot = p.value("--screenshot")
+        if let chart = o.chart { try FileRoles.checkPNG(chart, option: "--chart") }
+        if let screenshot = o.screenshot { try FileRoles.checkPNG(screenshot, option: "--screenshot") }
+        for (skeleton, atlas) in o.skeletons { try FileRoles.check(skeleton: skeleton, as: "--skeleton", atlas: atlas) }
         for file in [o.csv, o.trace, o.chart, o.screenshot].compactMap({ $0 }) { try UserFiles.checkWritable(file) }
         for file in skeletons + atlases { try UserFiles.checkReadable(file) }
         return o

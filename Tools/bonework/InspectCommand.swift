@@ -34,6 +34,7 @@ enum InspectCommand {
             atlasPath = DefaultCharacter.atlasPath
         }
         guard let skeleton = skeletonPath else { throw UsageError("needs SKELETON, or --default") }
+        try FileRoles.check(skeleton: skeleton, atlas: atlasPath)
         try UserFiles.checkReadable(skeleton)
         if let atlasPath { try UserFiles.checkReadable(atlasPath) }
         let atlas = try atlasPath.map { try AtlasReader.read(file: $0) }

@@ -7,10 +7,6 @@ import Foundation
 /// `bonework render`: draws skeletons headless (EGL surfaceless, CPU vertex path) into PNGs.
 /// `spec` holds its command line and help: the forms, the options, how frames are named and framed.
 enum RenderCommand {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     static let spec = CommandSpec(
         name: "render", summary: "render frames headless to PNG (numbered, or one contact sheet)",
         synopsis: [
@@ -61,6 +57,7 @@ enum RenderCommand {
 
     static func run(_ options: ParsedArguments) throws {
         guard let out = options.value("--out") else { throw UsageError("needs --out FILE.png") }
+        try FileRoles.checkPNG(out, option: "--out")
         if let request = options.value("--request") {
             guard options.positional.isEmpty, options.value("--atlas") == nil else {
                 throw UsageError("--request takes no SKELETON or --atlas: its paths are in the request")
@@ -68,7 +65,9 @@ enum RenderCommand {
             try UserFiles.checkReadable(request)
             try UserFiles.checkWritable(out)
             let renderer = try RequestRenderer(baseDirectory: options.value("--assets") ?? ".")
-            try renderer.render(requestFile: request, output: out)
+            let image = try renderer.render(try RenderRequest(file: request))
+            try PNG.write(image, to: out)
+            print("wrote \(out) (\(image.width)x\(image.height))")
             return
         }
         guard let skeletonPath = options.positional.first, let atlasPath = options.value("--atlas") else {
@@ -102,6 +101,7 @@ enum RenderCommand {
         }
         let animation = options.value("--animation")
         let skin = options.value("--skin")
+        try FileRoles.check(skeleton: skeletonPath, atlas: atlasPath)
         try UserFiles.checkReadable(skeletonPath)
         try UserFiles.checkReadable(atlasPath)
         try UserFiles.checkWritable(out)
@@ -109,10 +109,8 @@ enum RenderCommand {
         let renderer = try RequestRenderer(baseDirectory: "")
         let (data, drawData) = try renderer.skeleton(skeletonPath, atlas: atlasPath)
         let pages = try renderer.textures(atlas: atlasPath).bindings
-        if let skin, data.findSkin(skin) == nil { throw Failure(description: "\(skeletonPath) has no skin `\(skin)`") }
-        if let animation, data.findAnimation(animation) == nil {
-            throw Failure(description: "\(skeletonPath) has no animation `\(animation)`")
-        }
+        if let skin { try UnknownName.checkSkin(skin, in: data) }
+        if let animation { try UnknownName.checkAnimation(animation, in: data) }
 
         // Pose once per frame: bounds first (setup pose + every frame), then draw.
         let world = World(trackCount: 1)
@@ -156,6 +154,20 @@ enum RenderCommand {
         }
         if sheet { try PNG.write(sheetImage, to: out) }
         progress.finish()
+        print(written(out, frames: lists.count, sheet: sheet ? (columns, rows) : nil, width: width, height: height))
+    }
+
+    /// What a successful render says on stdout: the file or files it wrote and their size, so that
+    /// numbered frames are never a surprise.
+    static func written(_ out: String, frames: Int, sheet: (columns: Int, rows: Int)?, width: Int, height: Int)
+        -> String
+    {
+        if let sheet {
+            return "wrote \(out) (\(width * sheet.columns)x\(height * sheet.rows)): a contact sheet of \(frames) "
+                + "frames, \(sheet.columns) columns x \(sheet.rows) rows of \(width)x\(height)"
+        }
+        if frames == 1 { return "wrote \(out) (\(width)x\(height))" }
+        return "wrote \(frames) frames (\(width)x\(height)): \(numbered(out, 0)) ... \(numbered(out, frames - 1))"
     }
 
     /// Advances the world to time `to` in steps of at most 1/30 s (physics wants small steps);

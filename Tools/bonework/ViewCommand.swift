@@ -128,6 +128,8 @@ enum ViewCommand {
             guard out != nil else { throw UsageError("--headless needs --out FILE.png") }
             guard frames > 0, frames <= 100_000 else { throw UsageError("--frames must be an integer in 1...100000") }
         }
+        try FileRoles.check(skeleton: skeletonPath, atlas: atlasPath)
+        if let out { try FileRoles.checkPNG(out, option: "--out") }
         try UserFiles.checkReadable(skeletonPath)
         try UserFiles.checkReadable(atlasPath)
         if headless, let out { try UserFiles.checkWritable(out) }
@@ -154,12 +156,14 @@ enum ViewCommand {
         // controller: empty the box on the way out so that neither outlives the command.
         defer { viewerBox = nil }
         if let skin = options.value("--skin") {
+            try UnknownName.checkSkin(skin, in: data)
             guard let k = viewer.skins.firstIndex(of: skin) else { throw BoneworkError.unknownSkin(skin) }
             viewer.skinIndex = k
         } else if viewer.skins.count > 1 {
             viewer.skinIndex = 1  // the first named skin: the default one is often incomplete
         }
         if let animation = options.value("--animation") {
+            try UnknownName.checkAnimation(animation, in: data)
             guard let k = viewer.animations.firstIndex(of: animation) else {
                 throw BoneworkError.unknownAnimation(animation)
             }
