@@ -22,7 +22,55 @@ public struct ExampleOptions: Sendable {
         self.examplesDirectory = examplesDirectory
     }
 
-    /// Parses `--headless`, `--out DIR`, `--frames N`, `--examples DIR`, `--no-examples`.
+    /// Whether `--help` (or `-h`) was given: the example prints ``usage(_:)`` and exits 0.
+    public var helpRequested = false
+
+    /// One option of every example: its name, its value's placeholder (nil for a flag) and what
+    /// it does, with its default. ``init(arguments:)`` accepts exactly these and ``usage(_:)``
+    /// prints them, so the help cannot leave an option out.
+    public struct Option: Sendable {
+        public let name: String
+        public let value: String?
+        public let meaning: String
+    }
+
+    /// The options every example accepts, in the order the help lists them.
+    public static let options: [Option] = [
+        Option(name: "--headless", value: nil, meaning: "no window: render a scripted run into PNGs (needs --out)"),
+        Option(name: "--out", value: "DIR", meaning: "with --headless: the folder the PNGs are written to"),
+        Option(
+            name: "--frames", value: "N",
+            meaning: "frames to run, 1...100000 (default: the example's own script; a window closes after N)"),
+        Option(
+            name: "--examples", value: "DIR",
+            meaning:
+                "the folder of Spine's example exports (default: $BONEWORK_EXAMPLES, else ../shared/spine-examples)"),
+        Option(
+            name: "--no-examples", value: nil, meaning: "use the embedded default character even when exports are there"
+        ),
+        Option(name: "--help", value: nil, meaning: "print this help (also -h)"),
+    ]
+
+    /// The help text of the example called `name`.
+    public static func usage(_ name: String) -> String {
+        let left = options.map { $0.name + ($0.value.map { " \($0)" } ?? "") }
+        let width = left.map(\.count).max() ?? 0
+        var lines = ["usage: \(name) [--headless --out DIR] [--frames N] [--examples DIR | --no-examples]", ""]
+        lines.append("Opens a window playing the example; --headless renders its scripted run into PNGs instead.")
+        lines.append("What the example shows: Tools/Examples/\(name)/README.md.")
+        lines.append("")
+        lines.append("Options:")
+        for (text, option) in zip(left, options) {
+            lines.append("  " + text.padding(toLength: width + 2, withPad: " ", startingAt: 0) + option.meaning)
+        }
+        lines.append("")
+        lines.append("Example:")
+        lines.append("  swift run \(name) --headless --out /tmp/\(name)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Parses the options in ``options``; a mistake throws ``BoneworkError/invalidArgument(_:)``
+    /// naming the option, and the example's report points to `--help`.
     public init(arguments: [String]) throws {
         self.init()
         var k = 0
@@ -34,12 +82,15 @@ public struct ExampleOptions: Sendable {
                 return arguments[k]
             }
             switch a {
+            case "--help", "-h":
+                helpRequested = true
+                return
             case "--headless": headless = true
             case "--out": outputDirectory = try value()
             case "--frames":
                 let text = try value()
                 guard let n = Int(text), n > 0, n <= 100_000 else {
-                    throw BoneworkError.invalidArgument("--frames \(text)")
+                    throw BoneworkError.invalidArgument("--frames needs an integer in 1...100000, not '\(text)'")
                 }
                 frames = n
             case "--examples": examplesDirectory = try value()
@@ -110,11 +161,17 @@ public enum ExampleMain {
     public static func run(_ name: String, _ body: (ExampleOptions) async throws -> ExampleReport) async {
         do {
             let options = try ExampleOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+            if options.helpRequested {
+                print(ExampleOptions.usage(name))
+                return
+            }
             let report = try await body(options)
             for line in report.log { print(line) }
             for file in report.files { print("wrote \(file)") }
         } catch {
-            FileHandle.standardError.write(Data("\(name): \(error)\n".utf8))
+            var message = "\(name): \(error)\n"
+            if case BoneworkError.invalidArgument = error { message += "see '\(name) --help'\n" }
+            FileHandle.standardError.write(Data(message.utf8))
             exit(1)
         }
     }
