@@ -220,7 +220,8 @@ enum SuiteBenchmark {
             } else {
                 cells += ["", ""]
             }
-            cells.append(String(row.result.bytesPerInstance))
+            cells.append(
+                row.result.bytesPerInstance.map(String.init) ?? "n/a (< \(CrowdBenchmark.minimumMeasuredCount))")
             if let bytes = row.result.allocatedBytes {
                 // Negative: the heap shrank (another thread released cached memory), nothing grew.
                 if bytes <= 0 {

@@ -50,10 +50,15 @@ public struct CrowdResult: Sendable {
     public var warmup: Int
     public var threads: Int
     public var summary: ProfileSummary
-    /// Heap bytes per instance: (heap growth of a world of `count` instances - that of a world
-    /// of `count / 2`) / (count - count / 2), both built the same way (below 32 instances: the
-    /// whole world's growth over `count`).
-    public var bytesPerInstance: Int
+    /// Heap bytes per instance, measured: (heap growth of a world of `count` instances - that of
+    /// a world of `count / 2`) / (count - count / 2), both built the same way, so that what a
+    /// world costs once (compiled tables, the scheduler, first chunks) cancels out. Nil below
+    /// ``CrowdBenchmark/minimumMeasuredCount`` instances, where capacity rounding and fixed costs
+    /// make the difference meaningless (it even comes out negative).
+    public var bytesPerInstance: Int?
+    /// Bytes of instance storage one row takes by the batch's layout (every column plus the
+    /// animation state's row): exact at any count, without the heap's per-allocation overhead.
+    public var storageBytesPerInstance: Int
     /// Heap bytes the measured frames allocated (see `HeapProbe.allocatedBytes`); nil when
     /// malloc statistics are unavailable. 0: no frame allocated.
     public var allocatedBytes: Int?
@@ -88,7 +93,8 @@ public struct CrowdResult: Sendable {
             + "\"frame_ms\": {\"median\": \(f(wall.median, 4)), \"p95\": \(f(wall.p95, 4)), \"max\": \(f(wall.max, 4))}, "
             + "\"frame_cpu_ms\": {\"median\": \(f(cpu.median, 4)), \"p95\": \(f(cpu.p95, 4))}, "
             + "\"busiest_thread_cpu_ms\": {\"median\": \(f(busiest.median, 4)), \"p95\": \(f(busiest.p95, 4))}, "
-            + "\"bytes_per_instance\": \(bytesPerInstance), \"allocations_per_frame\": \(allocations), "
+            + "\"bytes_per_instance\": \(bytesPerInstance.map(String.init) ?? "null"), "
+            + "\"storage_bytes_per_instance\": \(storageBytesPerInstance), \"allocations_per_frame\": \(allocations), "
             + "\"peak_rss_bytes\": \(peakResidentBytes)}"
     }
 }
@@ -98,8 +104,8 @@ public final class CrowdBenchmark {
     public let world: World
     public let data: SkeletonData
     public let workload: CrowdWorkload
-    /// See `CrowdResult.bytesPerInstance`.
-    public let bytesPerInstance: Int
+    /// See ``CrowdResult/bytesPerInstance``.
+    public let bytesPerInstance: Int?
 
     public init(data: SkeletonData, workload: CrowdWorkload, profiledFrames: Int) throws {
         self.data = data
@@ -107,27 +113,28 @@ public final class CrowdBenchmark {
         // Heap growth of a world of half the instances, then of the full world: the difference
         // over the difference in instances is what one more instance costs (fixed costs such as
         // compiled tables cancel out).
-        let half = max(1, workload.count / 2)
-        var halfBytes = 0
-        var halfCount = 0
-        if workload.count >= 2 * Self.minimumCapacity {
-            let before = HeapProbe.inUse() ?? 0
-            let small = try Self.makeWorld(data, workload, count: half, profiledFrames: profiledFrames)
-            halfBytes = (HeapProbe.inUse() ?? 0) - before
-            halfCount = half
-            withExtendedLifetime(small) {}
+        let half = workload.count / 2
+        guard workload.count >= Self.minimumMeasuredCount, let before = HeapProbe.inUse() else {
+            world = try Self.makeWorld(data, workload, count: workload.count, profiledFrames: profiledFrames)
+            bytesPerInstance = nil
+            return
         }
-        let start = HeapProbe.inUse() ?? 0
+        let small = try Self.makeWorld(data, workload, count: half, profiledFrames: profiledFrames)
+        let halfBytes = (HeapProbe.inUse() ?? before) - before
+        withExtendedLifetime(small) {}
+        let start = HeapProbe.inUse() ?? before
         world = try Self.makeWorld(data, workload, count: workload.count, profiledFrames: profiledFrames)
-        let allBytes = (HeapProbe.inUse() ?? 0) - start
-        bytesPerInstance = (allBytes - halfBytes) / max(1, workload.count - halfCount)
+        let allBytes = (HeapProbe.inUse() ?? start) - start
+        bytesPerInstance = (allBytes - halfBytes) / (workload.count - half)
     }
+
+    /// Below this many instances the heap is not measured per instance (see
+    /// ``CrowdResult/bytesPerInstance``): measured on the default character, 10 instances gave
+    /// 49,764 bytes and 100 gave -481, while 1,000...10,000 give 1,506...1,735.
+    public static let minimumMeasuredCount = 1000
 
     /// Composed skins' plans the world compiled (one per distinct outfit worn).
     public var composedPlans: Int { world.batch(for: data).rig.planCount - (data.skins.count + 1) }
-
-    /// Batches start with room for 16 instances: smaller worlds are not comparable.
-    static let minimumCapacity = 16
 
     static func makeWorld(_ data: SkeletonData, _ w: CrowdWorkload, count: Int, profiledFrames: Int) throws -> World {
         let scheduler = Scheduler(capacity: max(1, profiledFrames), clock: .threadCPU, threads: w.threads)
@@ -165,7 +172,8 @@ public final class CrowdBenchmark {
         let records = frames > 0 ? Array(world.scheduler.profiler.recentFrames().suffix(frames)) : []
         return CrowdResult(
             count: workload.count, frames: frames, warmup: warmup, threads: world.scheduler.threads,
-            summary: ProfileSummary(records), bytesPerInstance: bytesPerInstance, allocatedBytes: allocated,
+            summary: ProfileSummary(records), bytesPerInstance: bytesPerInstance,
+            storageBytesPerInstance: world.bytesPerInstance(of: data), allocatedBytes: allocated,
             peakResidentBytes: HeapProbe.peakResidentBytes())
     }
 }

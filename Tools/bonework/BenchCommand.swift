@@ -212,7 +212,18 @@ enum BenchCommand {
                 + (result.threads == 1 ? "" : "s") + ", \(o.mode == .interleaved ? "interleaved" : "split")")
         if let outfitLine { print(outfitLine + "; composed plans compiled: \(bench.composedPlans)") }
         if o.frames > 0 { print(result.summary.table) }
-        print("bytes per instance: \(result.bytesPerInstance)")
+        print(
+            "instance storage: \(result.storageBytesPerInstance) bytes per instance (every column's row and the "
+                + "animation state's, from the batch's layout)")
+        if let bytes = result.bytesPerInstance {
+            print(
+                "heap per instance: \(bytes) bytes (heap growth of \(o.count) instances minus that of \(o.count / 2), "
+                    + "over \(o.count - o.count / 2))")
+        } else {
+            print(
+                "heap per instance: not measured below \(CrowdBenchmark.minimumMeasuredCount) instances (what a world "
+                    + "costs once dominates); use --count \(CrowdBenchmark.minimumMeasuredCount) or more")
+        }
         if let bytes = result.allocatedBytes {
             print(bytes == 0 ? "allocations per frame: 0" : "measured frames allocated \(bytes) bytes")
         }
