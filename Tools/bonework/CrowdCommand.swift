@@ -179,20 +179,29 @@ enum CrowdCommand {
         }
         sim.setPopulation(o.count)
         try sim.spawn(o.count, progress: SpawnProgress(total: o.count).report)
+        // What runs: a window runs until Escape (or --frames N), headless runs the frames.
+        let windowed = !o.headless && atlases.count == sim.kinds.count
+        let length =
+            windowed
+            ? "in a window until Escape" + (o.framesGiven ? " or \(o.frames) frames" : "") + ", \(o.delta) s per frame"
+            : "headless, \(o.frames) frames of \(o.delta) s"
         print(
             "crowd: \(o.count) characters of \(sim.kinds.count) kind\(sim.kinds.count == 1 ? "" : "s") "
-                + "(\(sim.kinds.map(\.name).joined(separator: ", "))), churn \(o.churn)/s, \(o.frames) frames of "
-                + "\(o.delta) s, \(o.threads) thread\(o.threads == 1 ? "" : "s")"
+                + "(\(sim.kinds.map(\.name).joined(separator: ", "))), churn \(o.churn)/s, \(length), "
+                + "\(o.threads) thread\(o.threads == 1 ? "" : "s")"
                 + (TriggerDiagnosticsBuild.enabled ? " (debug build: trigger diagnostics on)" : ""))
         if !o.headless {
-            if atlases.count == sim.kinds.count {
+            if windowed {
                 do {
                     let window = try GLFWWindowContext(width: 1280, height: 720, title: "bonework crowd")
                     let title = try CrowdWindow.run(
                         sim: sim, atlases: atlases, delta: o.delta, churn: o.churn, window: window,
                         maxFrames: o.framesGiven ? o.frames : nil)
                     print("window closed after \(world.scheduler.frames) frames; last HUD: \(title)")
-                    print(world.scheduler.profiler.summary().table)
+                    // The same table as a headless run's, over the frames the profiler kept.
+                    let report = CrowdReport(profiler: world.scheduler.profiler)
+                    print(report.table)
+                    print("median CPU frame time: \(String(format: "%.3f", report.frameCPU.median)) ms")
                     print("entities: \(sim.checkIntegrity().message)")
                     if let line = outfitReport(sim) { print(line) }
                     return
