@@ -25,7 +25,7 @@ enum ViewCommand {
             .value(
                 "--skin", "NAME", repeatable: true,
                 "a skin to wear; several are composed into one outfit in the order given (default: the first "
-                    + "skin other than default whose name does not start with \"skin-\", else the first skin "
+                    + "skin whose name contains \"full\", else the first skin other than default whose name does not start with \"skin-\", else the first skin "
                     + "other than default)"),
             .value(
                 "--animation", "NAME",
@@ -308,12 +308,14 @@ enum ViewCommand {
         return 0
     }
 
-    /// The skin worn when no `--skin` is given: the first skin other than `default` whose name does
+    /// The skin worn when no `--skin` is given: the first skin whose name contains `full` (a complete
+    /// character, as mix-and-match's `full-skins/boy`); else the first skin other than `default` whose name does
     /// not start with `skin-` (in mix-and-match those are bare bodies, the rest complete
     /// outfits); else the first skin other than `default`; else `default` itself. Returns nil for an
     /// empty list.
     static func defaultSkinIndex(_ names: [String]) -> Int? {
         guard !names.isEmpty else { return nil }
+        if let k = names.firstIndex(where: { $0.lowercased().contains("full") }) { return k }
         if let k = names.firstIndex(where: { $0 != "default" && !$0.hasPrefix("skin-") }) { return k }
         if let k = names.firstIndex(where: { $0 != "default" }) { return k }
         return 0
