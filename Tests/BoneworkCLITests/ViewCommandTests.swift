@@ -1,3 +1,5 @@
+import BoneworkTestSupport
+import Foundation
 import Testing
 
 @testable import bonework
@@ -18,5 +20,19 @@ import Testing
         #expect(ViewCommand.defaultSkinIndex(["default", "skin-base"]) == 1)
         #expect(ViewCommand.defaultSkinIndex(["default"]) == 0)
         #expect(ViewCommand.defaultSkinIndex([]) == nil)
+    }
+
+    /// Repeated `--skin` options are worn as one composed outfit, in order, and the headless frame
+    /// is written at the default 1280x720 size.
+    @Test func repeatedSkinsAreComposed() throws {
+        let out = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/bonework-view-cli-compose.png"
+        let r = try CLI.run([
+            "view", TestPaths.example("mix-and-match/mix-and-match-pro.skel"), "--atlas",
+            TestPaths.example("mix-and-match/mix-and-match-pma.atlas"), "--skin", "skin-base", "--skin",
+            "hair/brown", "--skin", "clothes/hoodie-orange", "--headless", "--frames", "2", "--out", out,
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("| anim walk (loop) | skin skin-base+hair/brown+clothes/hoodie-orange |"))
+        #expect(FileManager.default.fileExists(atPath: out))
     }
 }
