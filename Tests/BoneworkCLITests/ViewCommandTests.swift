@@ -1,3 +1,4 @@
+import Bonework
 import BoneworkTestSupport
 import Foundation
 import Testing
@@ -34,5 +35,23 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("| anim walk (loop) | skin skin-base+hair/brown+clothes/hoodie-orange |"))
         #expect(FileManager.default.fileExists(atPath: out))
+    }
+
+    /// The fit covers the whole walk (every sampled pose) and adds 8% of each side around it.
+    @Test func fitCoversTheAnimationWithAMargin() throws {
+        let data = try SkeletonDataPool.shared.load(
+            skeleton: TestPaths.example("spineboy/spineboy-pro.skel"),
+            atlas: TestPaths.example("spineboy/spineboy-pma.atlas"))
+        let drawable = try SkeletonDrawable(assets: SkeletonAssets.shared(data))
+        let walk = try SkinAndAnimationBounds(animations: ["walk"], stepTime: 1.0 / 15).computeBounds(drawable)
+        let setup = try SetupPoseBounds().computeBounds(drawable)
+        #expect(walk.width >= setup.width * 0.5 && walk.height > 0)
+        let fit = try ViewCommand.MarginBounds(
+            inner: SkinAndAnimationBounds(animations: ["walk"], stepTime: 1.0 / 15), margin: 0.08
+        ).computeBounds(drawable)
+        #expect(abs(fit.x - (walk.x - walk.width * 0.08)) < 0.01)
+        #expect(abs(fit.y - (walk.y - walk.height * 0.08)) < 0.01)
+        #expect(abs(fit.width - walk.width * 1.16) < 0.01)
+        #expect(abs(fit.height - walk.height * 1.16) < 0.01)
     }
 }
