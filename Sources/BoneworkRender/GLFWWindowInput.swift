@@ -44,6 +44,8 @@ public enum WindowKey {
     public static let down = GLFW_KEY_DOWN
     public static let pageUp = GLFW_KEY_PAGE_UP
     public static let pageDown = GLFW_KEY_PAGE_DOWN
+    /// The main Return key (not the keypad's Enter).
+    public static let enter = GLFW_KEY_ENTER
     /// Letter keys: `letter("a")`.
     public static func letter(_ c: Character) -> Int32 {
         guard let v = c.uppercased().unicodeScalars.first?.value, v >= 65, v <= 90 else { return GLFW_KEY_UNKNOWN }

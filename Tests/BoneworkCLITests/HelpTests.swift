@@ -61,7 +61,10 @@ import Testing
         let keys =
             name == "crowd"
             ? ["1 / 2 / 3", "left drag", "mouse wheel", "P", "+ / -", "O", "Escape"]
-            : ["left / right", "up / down", "space", "Page Up / Page Down", "L", "R", "B", "D", "Escape"]
+            : [
+                "left / right", "1 ... 9", "up / down", "Enter", "space", "Page Up / Page Down", "L", "R", "B", "D",
+                "Escape",
+            ]
         let section = try #require(try Self.spec(name).sections.first { $0.title == "Window keys" })
         #expect(section.rows.map(\.term) == keys)
         for row in section.rows { #expect(r.stdout.contains("  \(row.term)  ") && r.stdout.contains(row.meaning)) }

@@ -22,9 +22,16 @@ enum ViewCommand {
         positionals: [PositionalSpec(name: "SKELETON", meaning: "a skeleton file: .json or .skel")],
         options: [
             .value("--atlas", "ATLAS", "the skeleton's atlas (needed)"),
-            .value("--skin", "NAME", "the skin to wear first (default: the first named skin)"),
-            .value("--animation", "NAME", "the animation to play first (default: the first one)"),
-            .value("--size", "WxH", default: "800x600", "window or image size, both sides in 1...8192"),
+            .value(
+                "--skin", "NAME", repeatable: true,
+                "a skin to wear; several are composed into one outfit in the order given (default: the first "
+                    + "skin whose name contains \"full\", else the first skin other than default whose name does not start with \"skin-\", else the first skin "
+                    + "other than default)"),
+            .value(
+                "--animation", "NAME",
+                "the animation to play first (default: the first whose name contains walk, run, idle, move, "
+                    + "loop, in that order of preference, case-insensitive; else the first one)"),
+            .value("--size", "WxH", default: "1280x720", "window or image size, both sides in 1...8192"),
             .flag("--headless", "no window: render the last of --frames frames to --out"),
             .value("--out", "FILE.png", "with --headless: the PNG to write"),
             .value(
@@ -35,7 +42,9 @@ enum ViewCommand {
                 title: "Window keys",
                 rows: [
                     ("left / right", "previous / next animation"),
-                    ("up / down", "next / previous skin"),
+                    ("1 ... 9", "the first ... ninth animation"),
+                    ("up / down", "select the previous / next skin in the list"),
+                    ("Enter", "put the selected skin into the outfit, or take it out (the outfit is composed)"),
                     ("space", "pause / play"),
                     ("Page Up / Page Down", "speed x1.25 / ÷1.25 (0.05x ... 8x)"),
                     ("L", "loop on / off (restarts the animation)"),
@@ -58,7 +67,29 @@ enum ViewCommand {
         let animations: [String]
         let skins: [String]
         var animationIndex = 0
+        /// The skin the up / down keys have selected in the list (index into `skins`).
         var skinIndex = 0
+        /// The skins composed into the outfit worn, as indices into `skins`, in the order added.
+        var outfit: [Int] = []
+        /// The view the skeleton is fitted into, set once added; `refit` recomputes its bounds.
+        var view: SkeletonView?
+
+        /// The bounds the view fits: the current animation sampled over its whole duration,
+        /// wearing the outfit, with an 8% margin.
+        var fitBounds: any BoundsProvider {
+            MarginBounds(
+                inner: SkinAndAnimationBounds(
+                    animations: animations.isEmpty ? [] : [animations[animationIndex]],
+                    skins: outfit.map { skins[$0] }, stepTime: 1.0 / 15),
+                margin: 0.08)
+        }
+
+        /// Fits the view to ``fitBounds`` again (after the animation or the outfit changed).
+        func refit() throws {
+            guard let view else { return }
+            for item in view.items { item.boundsProvider = fitBounds }
+            try view.refreshBounds()
+        }
         var speed: Float = 1
         var loop = true
         var debug = DebugRenderer()
@@ -84,19 +115,29 @@ enum ViewCommand {
             let state = try drawable.animationState
             try state.setTimeScale(speed)
             try state.setAnimation(0, animations[animationIndex], loop: loop)
+            try refit()
         }
 
         func wear() throws {
             guard !skins.isEmpty else { return }
             let skeleton = try drawable.skeleton
-            try skeleton.setSkin(skins[skinIndex])
+            let skin = try ViewCommand.composedSkin(outfit.map { skins[$0] }, of: drawable.skeletonData)
+            try skeleton.setSkin(skin)
             try skeleton.setSlotsToSetupPose()
+            try refit()
+        }
+
+        /// Puts the selected skin into the outfit or takes it out, then wears the result.
+        func toggleSelectedSkin() throws {
+            guard !skins.isEmpty else { return }
+            if let k = outfit.firstIndex(of: skinIndex) { outfit.remove(at: k) } else { outfit.append(skinIndex) }
+            try wear()
         }
 
         var status: String {
             let data = drawable.skeletonData
             let animation = animations.isEmpty ? "-" : animations[animationIndex]
-            let skin = skins.isEmpty ? "-" : skins[skinIndex]
+            let skin = outfit.isEmpty ? "-" : outfit.map { skins[$0] }.joined(separator: "+")
             let ms = systems.map { $0 * 1000 }
             return String(
                 format:
@@ -111,8 +152,8 @@ enum ViewCommand {
         guard let skeletonPath = options.positional.first, let atlasPath = options.value("--atlas") else {
             throw UsageError("needs SKELETON and --atlas ATLAS")
         }
-        var width = 800
-        var height = 600
+        var width = 1280
+        var height = 720
         if let size = options.value("--size") {
             let parts = size.split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2, (1...8192).contains(parts[0]), (1...8192).contains(parts[1]) else {
@@ -155,28 +196,32 @@ enum ViewCommand {
         // The controller's callbacks reach the viewer through this box and the viewer holds the
         // controller: empty the box on the way out so that neither outlives the command.
         defer { viewerBox = nil }
-        if let skin = options.value("--skin") {
-            try UnknownName.checkSkin(skin, in: data)
-            guard let k = viewer.skins.firstIndex(of: skin) else { throw BoneworkError.unknownSkin(skin) }
-            viewer.skinIndex = k
-        } else if viewer.skins.count > 1 {
-            viewer.skinIndex = 1  // the first named skin: the default one is often incomplete
+        let chosenSkins = options.all("--skin")
+        if !chosenSkins.isEmpty {
+            for skin in chosenSkins {
+                try UnknownName.checkSkin(skin, in: data)
+                guard let k = viewer.skins.firstIndex(of: skin) else { throw BoneworkError.unknownSkin(skin) }
+                if !viewer.outfit.contains(k) { viewer.outfit.append(k) }
+            }
+        } else if let k = defaultSkinIndex(viewer.skins) {
+            viewer.outfit = [k]
         }
+        viewer.skinIndex = viewer.outfit.first ?? 0
         if let animation = options.value("--animation") {
             try UnknownName.checkAnimation(animation, in: data)
             guard let k = viewer.animations.firstIndex(of: animation) else {
                 throw BoneworkError.unknownAnimation(animation)
             }
             viewer.animationIndex = k
+        } else {
+            viewer.animationIndex = openingAnimationIndex(viewer.animations) ?? 0
         }
         try viewer.wear()
         try viewer.play()
         let view = SkeletonView(
             size: Size(width: Float(width), height: Float(height)), backgroundColor: Color(0.2, 0.2, 0.22, 1))
-        let bounds: any BoundsProvider =
-            viewer.animations.isEmpty
-            ? SetupPoseBounds() : SkinAndAnimationBounds(animations: viewer.animations, stepTime: 0.25)
-        try view.add(drawable, controller: controller, boundsProvider: bounds)
+        try view.add(drawable, controller: controller, boundsProvider: viewer.fitBounds)
+        viewer.view = view
 
         if headless, let out {
             var last: RenderedImage?
@@ -208,15 +253,18 @@ enum ViewCommand {
                 try viewer.play()
             }
         }
+        for d in 1...9 where d <= viewer.animations.count && window.wasKeyPressed(WindowKey.digit(d)) {
+            viewer.animationIndex = d - 1
+            try viewer.play()
+        }
         if !viewer.skins.isEmpty {
-            if window.wasKeyPressed(WindowKey.up) {
-                viewer.skinIndex = (viewer.skinIndex + 1) % viewer.skins.count
-                try viewer.wear()
-            }
             if window.wasKeyPressed(WindowKey.down) {
-                viewer.skinIndex = (viewer.skinIndex + viewer.skins.count - 1) % viewer.skins.count
-                try viewer.wear()
+                viewer.skinIndex = (viewer.skinIndex + 1) % viewer.skins.count
             }
+            if window.wasKeyPressed(WindowKey.up) {
+                viewer.skinIndex = (viewer.skinIndex + viewer.skins.count - 1) % viewer.skins.count
+            }
+            if window.wasKeyPressed(WindowKey.enter) { try viewer.toggleSelectedSkin() }
         }
         if window.wasKeyPressed(WindowKey.pageUp) {
             viewer.speed = min(8, viewer.speed * 1.25)
@@ -246,5 +294,57 @@ enum ViewCommand {
             lastTitle = now
         }
         return true
+    }
+
+    /// Keywords of a looping movement animation, most preferred first, matched case-insensitively
+    /// anywhere in an animation's name.
+    static let openingKeywords = ["walk", "run", "idle", "move", "loop"]
+
+    /// The animation the viewer opens on when `--animation` is not given: the first animation whose
+    /// name contains the earliest keyword of ``openingKeywords`` that any name contains; else the
+    /// first animation. Returns nil for an empty list.
+    static func openingAnimationIndex(_ names: [String]) -> Int? {
+        guard !names.isEmpty else { return nil }
+        let lower = names.map { $0.lowercased() }
+        for keyword in openingKeywords {
+            if let k = lower.firstIndex(where: { $0.contains(keyword) }) { return k }
+        }
+        return 0
+    }
+
+    /// The skin worn when no `--skin` is given: the first skin whose name contains `full` (a complete
+    /// character, as mix-and-match's `full-skins/boy`); else the first skin other than `default` whose name does
+    /// not start with `skin-` (in mix-and-match those are bare bodies, the rest complete
+    /// outfits); else the first skin other than `default`; else `default` itself. Returns nil for an
+    /// empty list.
+    static func defaultSkinIndex(_ names: [String]) -> Int? {
+        guard !names.isEmpty else { return nil }
+        if let k = names.firstIndex(where: { $0.lowercased().contains("full") }) { return k }
+        if let k = names.firstIndex(where: { $0 != "default" && !$0.hasPrefix("skin-") }) { return k }
+        if let k = names.firstIndex(where: { $0 != "default" }) { return k }
+        return 0
+    }
+
+    /// One skin holding every named skin of `data`, added in order (later parts replace earlier ones
+    /// on the same slot and name).
+    /// - Throws: `WorldError.noSuchSkin` for a name the skeleton does not have.
+    static func composedSkin(_ names: [String], of data: SkeletonData) throws -> Skin {
+        let skin = Skin(name: names.isEmpty ? "none" : names.joined(separator: "+"), for: data)
+        for name in names { try skin.addSkin(name) }
+        return skin
+    }
+
+    /// Another provider's bounds grown by `margin` of their width and height on every side (0.08:
+    /// 8% each side), keeping the centre.
+    struct MarginBounds: BoundsProvider {
+        let inner: any BoundsProvider
+        let margin: Float
+
+        func computeBounds(_ drawable: SkeletonDrawable) throws -> Rect {
+            let r = try inner.computeBounds(drawable)
+            let dx = r.width * margin
+            let dy = r.height * margin
+            return Rect(x: r.x - dx, y: r.y - dy, width: r.width + 2 * dx, height: r.height + 2 * dy)
+        }
     }
 }
