@@ -2,13 +2,16 @@
 # Installs the Debian packages Bonework needs, only when something is missing.
 #   Tools/install-system-packages.sh          everything the tests need (GL drivers, Xvfb for window tests)
 #   Tools/install-system-packages.sh build    only what building and the headless main job need
+#   Tools/install-system-packages.sh docs     only what Tools/docs.sh needs (headless screenshots of the site)
 set -euo pipefail
 build=(libpng-dev libglfw3-dev libgl-dev libegl-dev pkg-config)
 tests=(libgl1-mesa-dri libegl-mesa0 xvfb xauth)
+docs=(chromium fonts-dejavu-core)
 case ${1:-all} in
     build) packages=("${build[@]}") ;;
-    all) packages=("${build[@]}" "${tests[@]}") ;;
-    *) echo "usage: $0 [build|all]" >&2; exit 2 ;;
+    docs) packages=("${docs[@]}") ;;
+    all) packages=("${build[@]}" "${tests[@]}" "${docs[@]}") ;;
+    *) echo "usage: $0 [build|docs|all]" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${packages[@]}"; do
