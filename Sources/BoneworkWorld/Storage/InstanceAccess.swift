@@ -2,14 +2,22 @@ import BoneworkFormat
 
 /// A bone's local pose: what timelines write and world transforms start from.
 public struct BoneLocalPose: Sendable, Equatable {
+    /// Offset from the parent bone along its x axis, in skeleton units.
     public var x: Float
+    /// Offset from the parent bone along its y axis, in skeleton units.
     public var y: Float
+    /// Rotation relative to the parent, in degrees, counterclockwise.
     public var rotation: Float
+    /// Scale along the bone's x axis; 1 is unscaled, negative mirrors.
     public var scaleX: Float
+    /// Scale along the bone's y axis; 1 is unscaled, negative mirrors.
     public var scaleY: Float
+    /// Shear of the x axis, in degrees.
     public var shearX: Float
+    /// Shear of the y axis, in degrees.
     public var shearY: Float
 
+    /// Makes a local pose; the defaults are the identity pose (no offset, rotation or shear, unit scale).
     public init(
         x: Float = 0, y: Float = 0, rotation: Float = 0, scaleX: Float = 1, scaleY: Float = 1, shearX: Float = 0,
         shearY: Float = 0
@@ -27,13 +35,20 @@ public struct BoneLocalPose: Sendable, Equatable {
 /// One bone's world transform as stored: `world = (a x + b y + worldX, c x + d y + worldY)`.
 /// What `World.boneWorld`, pose views and renderers read.
 public struct BoneWorldTransform: Sendable, Equatable {
+    /// Linear part, row 1 column 1: how much local x moves world x.
     public var a: Float
+    /// Linear part, row 1 column 2: how much local y moves world x.
     public var b: Float
+    /// Linear part, row 2 column 1: how much local x moves world y.
     public var c: Float
+    /// Linear part, row 2 column 2: how much local y moves world y.
     public var d: Float
+    /// World x of the bone's origin, in skeleton units.
     public var worldX: Float
+    /// World y of the bone's origin, in skeleton units.
     public var worldY: Float
 
+    /// Makes a transform from its matrix entries and translation, as laid out in the type's formula.
     public init(a: Float, b: Float, c: Float, d: Float, worldX: Float, worldY: Float) {
         self.a = a
         self.b = b
