@@ -6,12 +6,16 @@ import Foundation
 /// Command-line options shared by the examples: a window by default; `--headless --out DIR`
 /// renders a scripted run into PNGs instead (`--frames N` overrides the frame count).
 public struct ExampleOptions: Sendable {
+    /// Render without a window, writing PNGs to ``outputDirectory`` instead (`--headless`).
     public var headless = false
+    /// Folder the headless run writes its PNGs into (`--out DIR`); created when missing.
     public var outputDirectory: String?
+    /// Number of frames to render, 1 to 100,000 (`--frames N`); nil keeps each example's default.
     public var frames: Int?
     /// Folder of the example exports (`spineboy/`, `mix-and-match/`), nil when absent.
     public var examplesDirectory: String?
 
+    /// Options set directly, as tests do; the defaults match running with no arguments.
     public init(
         headless: Bool = false, outputDirectory: String? = nil, frames: Int? = nil,
         examplesDirectory: String? = ExampleOptions.defaultExamplesDirectory()
@@ -153,11 +157,17 @@ public struct ExampleReport {
     public var usedExampleExport = false
     /// Named numbers the example measured (e.g. IK aim errors).
     public var measurements: [String: Double] = [:]
+    /// An empty report, which the example fills in as it runs.
     public init() {}
 }
 
 /// Runs an example from `main.swift`: parses the arguments, prints errors on one line, exits 1.
 public enum ExampleMain {
+    /// Parses `CommandLine.arguments`, runs `body`, then prints its log lines and written files.
+    ///
+    /// - Parameters:
+    ///   - name: The example's name, which prefixes the one-line error message.
+    ///   - body: The example itself, given the parsed options.
     public static func run(_ name: String, _ body: (ExampleOptions) async throws -> ExampleReport) async {
         do {
             let options = try ExampleOptions(arguments: Array(CommandLine.arguments.dropFirst()))
