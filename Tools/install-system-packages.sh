@@ -2,7 +2,7 @@
 # Installs the Debian packages Bonework needs, only when something is missing.
 #   Tools/install-system-packages.sh          everything the tests need (GL drivers, Xvfb for window tests)
 #   Tools/install-system-packages.sh build    only what building and the headless main job need
-#   Tools/install-system-packages.sh docs     only what Tools/docs.sh needs (headless screenshots of the site)
+#   Tools/install-system-packages.sh docs     a headless browser and fonts, for screenshots of the documentation
 set -euo pipefail
 build=(libpng-dev libglfw3-dev libgl-dev libegl-dev pkg-config)
 tests=(libgl1-mesa-dri libegl-mesa0 xvfb xauth)
@@ -10,7 +10,7 @@ docs=(chromium fonts-dejavu-core)
 case ${1:-all} in
     build) packages=("${build[@]}") ;;
     docs) packages=("${docs[@]}") ;;
-    all) packages=("${build[@]}" "${tests[@]}" "${docs[@]}") ;;
+    all) packages=("${build[@]}" "${tests[@]}") ;;
     *) echo "usage: $0 [build|docs|all]" >&2; exit 2 ;;
 esac
 missing=()
