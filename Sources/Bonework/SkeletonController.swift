@@ -1,4 +1,5 @@
 import BoneworkFormat
+import BoneworkImage
 import BoneworkRender
 import BoneworkWorld
 
@@ -105,6 +106,44 @@ public struct SkeletonCanvas {
                 Point(x: r.x, y: r.maxY),
             ], width: width, color: color)
     }
+    /// Draws `text` in the bitmap font (``BitmapFont``) at a fixed size on screen: `x`, `y` are view
+    /// pixels from the view's top-left to the text's top-left, each font pixel `scale` view pixels
+    /// (2: 10x14-pixel glyphs, readable at 1280x720). Lines are split at `\n`, each
+    /// `lineHeight(scale:)` apart. One quad per run of lit pixels.
+    public func text(_ text: String, x: Float, y: Float, scale: Float = 2, color: Color) {
+        for (row, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let top = y + Float(row) * Self.lineHeight(scale: scale)
+            for run in BitmapFont.runs(String(line)) {
+                let x0 = x + Float(run.x) * scale
+                let y0 = top + Float(run.y) * scale
+                let x1 = x0 + Float(run.length) * scale
+                let y1 = y0 + scale
+                fill(
+                    [
+                        layout.toSkeletonCoordinates(Point(x: x0, y: y0)),
+                        layout.toSkeletonCoordinates(Point(x: x1, y: y0)),
+                        layout.toSkeletonCoordinates(Point(x: x1, y: y1)),
+                        layout.toSkeletonCoordinates(Point(x: x0, y: y1)),
+                    ], color: color)
+            }
+        }
+    }
+
+    /// View pixels from one line of ``text(_:x:y:scale:color:)`` to the next: the glyph and a
+    /// 3-pixel gap, both times `scale`.
+    public static func lineHeight(scale: Float) -> Float { Float(BitmapFont.glyphHeight + 3) * scale }
+
+    /// A filled rectangle given in view pixels from the view's top-left (a backdrop for text).
+    public func fillViewRect(x: Float, y: Float, width: Float, height: Float, color: Color) {
+        fill(
+            [
+                layout.toSkeletonCoordinates(Point(x: x, y: y)),
+                layout.toSkeletonCoordinates(Point(x: x + width, y: y)),
+                layout.toSkeletonCoordinates(Point(x: x + width, y: y + height)),
+                layout.toSkeletonCoordinates(Point(x: x, y: y + height)),
+            ], color: color)
+    }
+
     /// A filled square of `size` pixels centred on `p`.
     public func dot(_ p: Point, size: Float = 6, color: Color) {
         let h = size * pixel / 2

@@ -62,7 +62,8 @@ import Testing
             name == "crowd"
             ? ["1 / 2 / 3", "left drag", "mouse wheel", "P", "+ / -", "O", "Escape"]
             : [
-                "left / right", "1 ... 9", "up / down", "Enter", "space", "Page Up / Page Down", "L", "R", "B", "D",
+                "left / right", "1 ... 9", "up / down", "Enter", "space", "Page Up / Page Down", "L", "R", "B", "H",
+                "D",
                 "Escape",
             ]
         let section = try #require(try Self.spec(name).sections.first { $0.title == "Window keys" })

@@ -50,6 +50,7 @@ enum ViewCommand {
                     ("L", "loop on / off (restarts the animation)"),
                     ("R", "restart the animation"),
                     ("B", "bones on / off"),
+                    ("H", "the on-screen text (lists, time, fps, per-system ms) on / off"),
                     ("D", "every debug overlay on / off: bones, bounding boxes, paths, clipping, mesh hulls"),
                     ("Escape", "quit"),
                 ])
@@ -97,6 +98,82 @@ enum ViewCommand {
         var systems = [0.0, 0.0, 0.0, 0.0]
         var drawSeconds = 0.0
         var lastUpdateStart = 0.0
+        /// Whether the text overlay is drawn (key H).
+        var showText = true
+        /// Frames per second, smoothed, from the real time between paints.
+        var fps = 0.0
+        var lastPaint: Double?
+
+        /// Counts a painted frame at `now` (seconds) into ``fps``.
+        func painted(at now: Double) {
+            if let last = lastPaint, now > last { fps = fps == 0 ? 1 / (now - last) : fps * 0.9 + 0.1 / (now - last) }
+            lastPaint = now
+        }
+
+        /// The overlay, drawn in GL over the skeleton in view pixels: the file and the animations on
+        /// the left (the one playing marked `>`), the skins on the right (`[x]` worn in the outfit,
+        /// `>` selected), time, fps and per-system milliseconds along the bottom.
+        func drawText(on canvas: SkeletonCanvas) throws {
+            guard showText else { return }
+            let scale: Float = 2
+            let line = SkeletonCanvas.lineHeight(scale: scale)
+            let size = canvas.layout.viewSize
+            let text = Color(0.95, 0.95, 0.95, 1)
+            let highlight = Color(1, 0.85, 0.3, 1)
+            let backdrop = Color(0, 0, 0, 0.55)
+            func column(_ rows: [(String, Bool)], x: Float, rightAligned: Bool) {
+                let width = Float(rows.map { BitmapFont.width($0.0) }.max() ?? 0) * scale
+                let left = rightAligned ? size.width - x - width : x
+                canvas.fillViewRect(
+                    x: left - 6, y: 4, width: width + 12, height: Float(rows.count) * line + 6, color: backdrop)
+                for (k, row) in rows.enumerated() {
+                    canvas.text(row.0, x: left, y: 8 + Float(k) * line, scale: scale, color: row.1 ? highlight : text)
+                }
+            }
+            // Lists longer than the view scroll so that the current entry stays on screen.
+            let room = max(3, Int((size.height - 3 * line - 16) / line) - 1)
+            func window(_ count: Int, around k: Int) -> Range<Int> {
+                guard count > room else { return 0..<count }
+                let start = min(max(0, k - room / 2), count - room)
+                return start..<(start + room)
+            }
+            var left: [(String, Bool)] = [((drawable.skeletonData.file as NSString).lastPathComponent, false)]
+            left.append(("animations (left/right, 1-9):", false))
+            for k in window(animations.count, around: animationIndex) {
+                left.append(((k == animationIndex ? "> " : "  ") + animations[k], k == animationIndex))
+            }
+            column(left, x: 10, rightAligned: false)
+            if !skins.isEmpty {
+                var right: [(String, Bool)] = [("skins (up/down, Enter: wear/remove):", false)]
+                for k in window(skins.count, around: skinIndex) {
+                    let mark = (k == skinIndex ? "> " : "  ") + (outfit.contains(k) ? "[x] " : "[ ] ")
+                    right.append((mark + skins[k], outfit.contains(k)))
+                }
+                column(right, x: 10, rightAligned: true)
+            }
+            var time = "-"
+            if let entry = try drawable.animationState.getCurrent(0) {
+                let duration = try entry.animationEnd
+                time = String(format: "%.2f / %.2f s", try entry.animationTime, duration)
+            }
+            let ms = systems.map { $0 * 1000 }
+            let bottom = [
+                String(
+                    format: "time %@  speed %.2fx%@  %.0f fps  %d bones %d slots", time, speed,
+                    controller.isPlaying ? "" : " paused", fps, drawable.skeletonData.bones.count,
+                    drawable.skeletonData.slots.count),
+                String(
+                    format: "ms: state %.3f  apply %.3f  world %.3f  vertices %.3f  draw %.3f", ms[0], ms[1], ms[2],
+                    ms[3], drawSeconds * 1000),
+            ]
+            let width = Float(bottom.map(BitmapFont.width).max() ?? 0) * scale
+            let top = size.height - Float(bottom.count) * line - 8
+            canvas.fillViewRect(
+                x: 4, y: top - 4, width: width + 12, height: Float(bottom.count) * line + 6, color: backdrop)
+            for (k, row) in bottom.enumerated() {
+                canvas.text(row, x: 10, y: top + Float(k) * line, scale: scale, color: text)
+            }
+        }
 
         init(drawable: SkeletonDrawable, controller: SkeletonController) {
             self.drawable = drawable
@@ -189,6 +266,8 @@ enum ViewCommand {
             onAfterPaint: { controller, canvas in
                 guard let v = viewerBox else { return }
                 try v.debug.draw(try controller.loaded(), on: canvas)
+                v.painted(at: clock())
+                try v.drawText(on: canvas)
                 v.drawSeconds = v.drawSeconds * 0.9 + (clock() - v.lastUpdateStart) * 0.1
             })
         let viewer = Viewer(drawable: drawable, controller: controller)
@@ -279,6 +358,7 @@ enum ViewCommand {
             try viewer.play()
         }
         if window.wasKeyPressed(WindowKey.letter("r")) { try viewer.play() }
+        if window.wasKeyPressed(WindowKey.letter("h")) { viewer.showText.toggle() }
         if window.wasKeyPressed(WindowKey.letter("b")) { viewer.debug.drawBones.toggle() }
         if window.wasKeyPressed(WindowKey.letter("d")) {
             let on = !viewer.debug.drawMeshHulls

@@ -1,0 +1,50 @@
+/// The 5x7 bitmap font of the charts, for any code that draws short labels without a font
+/// library: the viewer's on-screen text draws it as GL quads. Printable ASCII plus `µ` and `×`;
+/// other characters draw as a box.
+public enum BitmapFont {
+    /// Pixels from the top of a line to its baseline row (every glyph is this tall).
+    public static let glyphHeight = ChartFont.glyphHeight
+    /// Pixels from one glyph's left edge to the next one's (5 of glyph, 1 of space).
+    public static let advance = ChartFont.advance
+
+    /// Width in font pixels of `text` on one line.
+    public static func width(_ text: String) -> Int { ChartFont.width(text) }
+
+    /// A horizontal run of lit pixels: from column `x`, `length` pixels, on row `y` (0 the top row),
+    /// in font pixels from the text's top-left.
+    public struct Run: Sendable, Equatable {
+        public var x: Int
+        public var y: Int
+        public var length: Int
+
+        /// A run of `length` lit pixels from column `x` on row `y`.
+        public init(x: Int, y: Int, length: Int) {
+            self.x = x
+            self.y = y
+            self.length = length
+        }
+    }
+
+    /// The lit pixels of `text` on one line as runs, so that a renderer draws one quad per run
+    /// rather than one per pixel (about 2 runs per glyph row).
+    public static func runs(_ text: String) -> [Run] {
+        var runs: [Run] = []
+        for (k, scalar) in text.unicodeScalars.enumerated() {
+            let left = k * advance
+            for (y, bits) in ChartFont.rows(scalar).enumerated() {
+                var x = 0
+                while x < 5 {
+                    guard bits & (0x10 >> UInt8(x)) != 0 else {
+                        x += 1
+                        continue
+                    }
+                    var end = x
+                    while end < 5, bits & (0x10 >> UInt8(end)) != 0 { end += 1 }
+                    runs.append(Run(x: left + x, y: y, length: end - x))
+                    x = end
+                }
+            }
+        }
+        return runs
+    }
+}
