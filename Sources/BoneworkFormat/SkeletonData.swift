@@ -3,26 +3,48 @@
 public final class SkeletonData: Sendable {
     /// The file it was loaded from.
     public let file: String
+    /// The editor's hash of the export (changes whenever the skeleton does); empty when absent.
     public let hash: String
+    /// The Spine editor version that exported the file, such as `4.2.38`.
     public let version: String
+    /// Left edge of the setup pose's bounding box as the editor measured it, in skeleton units.
     public let x: Float
+    /// Bottom edge of the setup pose's bounding box, in skeleton units.
     public let y: Float
+    /// Width of the setup pose's bounding box, in skeleton units (0 when not exported).
     public let width: Float
+    /// Height of the setup pose's bounding box, in skeleton units (0 when not exported).
     public let height: Float
+    /// Baseline distance, in skeleton units, for physics: wind and gravity are multiplied by it (100
+    /// by default, times the load scale).
     public let referenceScale: Float
+    /// The editor's dopesheet frames per second (nonessential data, 30 when absent); playback does
+    /// not depend on it.
     public let fps: Float
+    /// The editor's images folder (nonessential data); empty when not exported.
     public let imagesPath: String
+    /// The folder event audio paths are relative to (nonessential data); empty when not exported.
     public let audioPath: String
 
+    /// Every bone in setup order: parents before children, the root first.
     public let bones: [BoneData]
+    /// Every slot in setup draw order (first drawn first).
     public let slots: [SlotData]
+    /// IK constraints in file order; ``IKConstraintData/order`` gives their place in the update.
     public let ikConstraints: [IKConstraintData]
+    /// Transform constraints in file order; ``TransformConstraintData/order`` gives their place in
+    /// the update.
     public let transformConstraints: [TransformConstraintData]
+    /// Path constraints in file order; ``PathConstraintData/order`` gives their place in the update.
     public let pathConstraints: [PathConstraintData]
+    /// Physics constraints in file order; ``PhysicsConstraintData/order`` gives their place in the update.
     public let physicsConstraints: [PhysicsConstraintData]
     /// Skins in file order; the default skin (if the file has one) is `skins[defaultSkin]`.
     public let skins: [SkinData]
+    /// Index in ``skins`` of the skin named `default`; -1 when the file has none.
     public let defaultSkin: Int32
+    /// Every attachment of every skin, in the order the skins were read; ``SkinEntry/attachment``
+    /// indexes this array.
     public let attachments: [AttachmentData]
     /// Resolved images of attachments (see `AttachmentData.firstFrame`).
     public let attachmentFrames: [AttachmentFrame]
@@ -30,7 +52,9 @@ public final class SkeletonData: Sendable {
     public let meshUVs: [Float]
     /// Every attachment name used by skins, slots and attachment timelines, interned.
     public let attachmentNames: [String]
+    /// Every event's setup values, in file order; ``EventKey/event`` indexes this array.
     public let events: [EventData]
+    /// Every animation in file order.
     public let animations: [AnimationData]
     /// The atlas attachments were resolved against (nil when loaded without one).
     public let atlas: Atlas?
@@ -83,10 +107,15 @@ public final class SkeletonData: Sendable {
         return result
     }
 
+    /// The index in ``bones`` of the bone with this name, nil when none; a hash lookup.
     public func findBone(_ name: String) -> Int32? { boneIndex[name] }
+    /// The index in ``slots`` of the slot with this name, nil when none; a hash lookup.
     public func findSlot(_ name: String) -> Int32? { slotIndex[name] }
+    /// The index in ``skins`` of the skin with this name, nil when none; a hash lookup.
     public func findSkin(_ name: String) -> Int32? { skinIndex[name] }
+    /// The index in ``animations`` of the animation with this name, nil when none; a hash lookup.
     public func findAnimation(_ name: String) -> Int32? { animationIndex[name] }
+    /// The index in ``events`` of the event with this name, nil when none; a hash lookup.
     public func findEvent(_ name: String) -> Int32? { eventIndex[name] }
     /// The interned id of an attachment name, nil when no skin, slot or timeline uses it.
     public func attachmentNameID(_ name: String) -> Int32? { nameIndex[name] }

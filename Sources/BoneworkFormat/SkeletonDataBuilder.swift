@@ -3,31 +3,56 @@
 /// checks every index, resolves attachment images against the atlas and freezes the result
 /// into a `SkeletonData`; nothing escapes unless every check passed.
 public struct SkeletonDataBuilder {
+    /// The source path, named in every ``LoadError`` and kept as ``SkeletonData/file``.
     public var file: String
+    /// Becomes ``SkeletonData/hash``.
     public var hash = ""
+    /// Becomes ``SkeletonData/version``.
     public var version = ""
+    /// Becomes ``SkeletonData/x`` (skeleton units).
     public var x: Float = 0
+    /// Becomes ``SkeletonData/y`` (skeleton units).
     public var y: Float = 0
+    /// Becomes ``SkeletonData/width`` (skeleton units).
     public var width: Float = 0
+    /// Becomes ``SkeletonData/height`` (skeleton units).
     public var height: Float = 0
+    /// Becomes ``SkeletonData/referenceScale``.
     public var referenceScale: Float = 100
+    /// Becomes ``SkeletonData/fps``.
     public var fps: Float = 30
+    /// Becomes ``SkeletonData/imagesPath``.
     public var imagesPath = ""
+    /// Becomes ``SkeletonData/audioPath``.
     public var audioPath = ""
 
+    /// Bones, parents before children; ``finish(atlas:)`` checks the order and every index.
     public var bones: [BoneData] = []
+    /// Slots in setup draw order.
     public var slots: [SlotData] = []
+    /// IK constraints in file order.
     public var ikConstraints: [IKConstraintData] = []
+    /// Transform constraints in file order.
     public var transformConstraints: [TransformConstraintData] = []
+    /// Path constraints in file order.
     public var pathConstraints: [PathConstraintData] = []
+    /// Physics constraints in file order.
     public var physicsConstraints: [PhysicsConstraintData] = []
+    /// Skins in file order; add their attachments with ``addAttachment(_:skin:slot:name:at:)``,
+    /// not by editing ``SkinData/entries``, so that lookups stay consistent.
     public var skins: [SkinData] = []
+    /// Index in ``skins`` of the default skin; -1 until one is read.
     public var defaultSkin: Int32 = -1
+    /// Every attachment added so far, in the order added; only ``addAttachment(_:skin:slot:name:at:)``
+    /// appends.
     public private(set) var attachments: [AttachmentData] = []
     /// Where each attachment was defined, for errors found after reading (missing atlas regions).
     public private(set) var attachmentLocations: [SourceLocation] = []
+    /// Attachment names interned so far, by id; ``intern(_:)`` appends.
     public private(set) var attachmentNames: [String] = []
+    /// Events in file order.
     public var events: [EventData] = []
+    /// Animations in file order; build each timeline with ``TimelineBuilder``.
     public var animations: [AnimationData] = []
 
     private var nameIDs: [String: Int32] = [:]
@@ -36,7 +61,9 @@ public struct SkeletonDataBuilder {
     private var entryPositions: [EntryKey: Int] = [:]
     private var pendingLinkedMeshes: [PendingLinkedMesh] = []
 
+    /// The skin a linked mesh's parent is looked up in: the binary format names it by index, JSON by name.
     public enum SkinReference {
+        /// By position in ``SkeletonDataBuilder/skins``.
         case index(Int)
         /// By name; nil or empty means the default skin.
         case name(String?)
@@ -57,6 +84,8 @@ public struct SkeletonDataBuilder {
         var location: SourceLocation
     }
 
+    /// An empty builder: no bones, slots, skins or animations, header values at their defaults.
+    /// - Parameter file: The source path, for errors and ``SkeletonData/file``.
     public init(file: String) { self.file = file }
 
     /// The interned id of an attachment name.
@@ -189,14 +218,26 @@ public struct SkeletonDataBuilder {
 /// Builds one timeline's frames and curves in the reference runtime's layout, to be appended to an
 /// animation with `AnimationData.append(_:)`.
 public struct TimelineBuilder {
+    /// The timeline being built; its pool offsets are set when it is appended.
     public var data: TimelineData
+    /// The keys so far: `frameCount * kind.frameStride` floats, set with `setFrame`.
     public private(set) var frames: [Float]
+    /// Curve markers (one per frame, ``CurveType``) followed by bezier samples; every frame starts
+    /// linear, the last stepped. Empty for kinds without curves.
     public private(set) var curves: [Float]
     /// Deform vertices (frameCount * valueStride) or other per-frame ints/events, kept by the caller.
     public var deformValues: [Float] = []
+    /// Attachment timelines: one interned name per frame (-1 = none). Draw order timelines:
+    /// `frameCount * slotCount` slot indices.
     public var ints: [Int32] = []
+    /// Event timelines: one key per frame.
     public var events: [EventKey] = []
 
+    /// A timeline of `frameCount` zeroed keys, all linear except the last.
+    /// - Parameters:
+    ///   - kind: What the timeline animates.
+    ///   - target: The bone, slot or constraint index (by kind); -1 for all physics constraints.
+    ///   - frameCount: The number of keys.
     public init(kind: TimelineKind, target: Int32, frameCount: Int) {
         data = TimelineData(kind: kind, target: target, frameCount: Int32(frameCount), framesStart: 0)
         frames = [Float](repeating: 0, count: frameCount * kind.frameStride)
@@ -208,6 +249,7 @@ public struct TimelineBuilder {
         }
     }
 
+    /// The number of keys, fixed at creation.
     public var frameCount: Int { Int(data.frameCount) }
 
     /// Sets frame `frame`: `values` are the frame's floats after the time (stride - 1 of them).
@@ -215,6 +257,12 @@ public struct TimelineBuilder {
         setFrame(frame, time: time, values: values)
     }
 
+    /// Sets frame `frame` from an array: `values` are the floats after the time; extra values are
+    /// ignored, missing ones keep their previous value.
+    /// - Parameters:
+    ///   - frame: The key index, `0..<frameCount` (traps when out of range).
+    ///   - time: The key's time in seconds.
+    ///   - values: The key's values in the kind's layout (see ``TimelineKind``).
     public mutating func setFrame(_ frame: Int, time: Float, values: [Float]) {
         let stride = data.kind.frameStride
         let base = frame * stride
@@ -222,7 +270,9 @@ public struct TimelineBuilder {
         for (i, value) in values.prefix(stride - 1).enumerated() { frames[base + 1 + i] = value }
     }
 
+    /// Makes the values hold from `frame` until the next key (traps for kinds without curves).
     public mutating func setStepped(_ frame: Int) { curves[frame] = CurveType.stepped }
+    /// Makes the values move linearly from `frame` to the next key (traps for kinds without curves).
     public mutating func setLinear(_ frame: Int) { curves[frame] = CurveType.linear }
 
     /// Stores bezier segment `bezier` for value `value` of `frame` as 9 sampled points, exactly as
