@@ -12,15 +12,20 @@ public enum BoneworkError: Error, Equatable, CustomStringConvertible {
     case network(url: String, message: String)
     /// A bundle has no resource of that name.
     case resourceNotFound(String)
+    /// No bone has this name.
     case unknownBone(String)
+    /// No slot has this name.
     case unknownSlot(String)
+    /// No skin has this name.
     case unknownSkin(String)
+    /// No animation has this name.
     case unknownAnimation(String)
     /// The view or controller has no drawable yet (loading has not finished or failed).
     case notLoaded
     /// A size, scale or other argument out of its range.
     case invalidArgument(String)
 
+    /// The error in one line, naming what was refused.
     public var description: String {
         switch self {
         case .disposed(let what): return "\(what) was used after dispose()"

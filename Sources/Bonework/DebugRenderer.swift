@@ -6,26 +6,43 @@ import BoneworkWorld
 /// paths, clipping polygons and mesh hulls. Shapes come from the current world transforms
 /// (bounding boxes, paths and clipping polygons without deform).
 public struct DebugRenderer {
+    /// Draws each bone as a line from its origin along its x axis, with a dot at the origin.
     public var drawBones = true
+    /// Outlines bounding-box attachments.
     public var drawBoundingBoxes = true
+    /// Draws path attachments as their curves.
     public var drawPaths = true
+    /// Outlines clipping attachments' polygons.
     public var drawClipping = true
+    /// Outlines mesh attachments' hulls.
     public var drawMeshHulls = true
+    /// The colour of bone lines.
     public var boneColor = Color(0.9, 0.3, 0.2, 1)
+    /// The colour of the dot at each bone's origin.
     public var boneOriginColor = Color(0.2, 0.9, 0.3, 1)
+    /// The colour of bounding-box outlines.
     public var boundingBoxColor = Color(0, 0.8, 0.8, 1)
+    /// The colour of path curves.
     public var pathColor = Color(1, 0.5, 0, 1)
+    /// The colour of clipping polygons.
     public var clippingColor = Color(0.8, 0.2, 0.8, 1)
+    /// The colour of mesh hulls.
     public var hullColor = Color(0.3, 0.5, 1, 1)
 
+    /// Every overlay on, in the default colours.
     public init() {}
 
     /// What the last `draw` drew, per kind.
     public struct Counts: Sendable, Equatable {
+        /// Bones drawn.
         public var bones = 0
+        /// Bounding boxes outlined.
         public var boundingBoxes = 0
+        /// Paths drawn.
         public var paths = 0
+        /// Clipping polygons outlined.
         public var clippingPolygons = 0
+        /// Mesh hulls outlined.
         public var meshHulls = 0
 
         /// No shapes counted yet.
@@ -33,6 +50,9 @@ public struct DebugRenderer {
     }
 
     @discardableResult
+    /// Draws the enabled overlays of `drawable`'s current pose on `canvas` (call it from a
+    /// controller's `onAfterPaint`) and counts what it drew.
+    /// - Throws: `BoneworkError.disposed` for a disposed drawable.
     public func draw(_ drawable: SkeletonDrawable, on canvas: SkeletonCanvas) throws -> Counts {
         var counts = Counts()
         let data = drawable.skeletonData

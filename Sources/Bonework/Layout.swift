@@ -26,6 +26,7 @@ public enum Alignment: Sendable, Equatable, CaseIterable {
     case centerLeft, center, centerRight
     case bottomLeft, bottomCenter, bottomRight
 
+    /// Where along x the content sits in the view: -1 left, 0 centre, 1 right.
     public var x: Float {
         switch self {
         case .topLeft, .centerLeft, .bottomLeft: -1
@@ -33,6 +34,7 @@ public enum Alignment: Sendable, Equatable, CaseIterable {
         case .topRight, .centerRight, .bottomRight: 1
         }
     }
+    /// Where along y the content sits in the view: -1 top, 0 centre, 1 bottom.
     public var y: Float {
         switch self {
         case .topLeft, .topCenter, .topRight: -1
@@ -45,15 +47,21 @@ public enum Alignment: Sendable, Equatable, CaseIterable {
 /// The mapping between skeleton coordinates (y up) and view pixels (y down, origin top-left) for
 /// bounds placed in a view with a mode and an alignment.
 public struct Layout: Sendable, Equatable {
+    /// The skeleton-coordinate rectangle being shown.
     public var bounds: Rect
+    /// The size in pixels of the view (or of the item's frame in it).
     public var viewSize: Size
     /// Offset of the view's rectangle inside a larger target (pixels, y down).
     public var origin: Point
+    /// View pixels per skeleton unit along x.
     public var scaleX: Float
+    /// View pixels per skeleton unit along y.
     public var scaleY: Float
     /// Top-left of the scaled bounds in view pixels.
     public var boundsInView: Rect
 
+    /// Places `bounds` in a view of `viewSize` as `mode` scales it and `alignment` aligns it;
+    /// `origin` offsets the view inside a larger target.
     public init(
         bounds: Rect, viewSize: Size, mode: ContentMode, alignment: Alignment, origin: Point = Point(x: 0, y: 0)
     ) {
@@ -116,7 +124,10 @@ public protocol BoundsProvider {
 
 /// The bounds of the skeleton in its setup pose, wearing its current skin.
 public struct SetupPoseBounds: BoundsProvider {
+    /// The setup-pose bounds provider.
     public init() {}
+    /// The bounds of a fresh instance of `drawable`'s data in the setup pose, wearing its skin.
+    /// - Throws: `BoneworkError.disposed` for a disposed drawable.
     public func computeBounds(_ drawable: SkeletonDrawable) throws -> Rect {
         try drawable.checkAlive()
         let probe = try Probe(drawable, skin: nil)
@@ -126,29 +137,40 @@ public struct SetupPoseBounds: BoundsProvider {
 
 /// Fixed bounds.
 public struct RawBounds: BoundsProvider {
+    /// The rectangle returned, in skeleton coordinates.
     public var rect: Rect
+    /// Fixed bounds from the minimum corner and the size, in skeleton coordinates.
     public init(x: Float, y: Float, width: Float, height: Float) {
         rect = Rect(x: x, y: y, width: width, height: height)
     }
+    /// ``rect``, whatever the drawable.
     public func computeBounds(_ drawable: SkeletonDrawable) throws -> Rect { rect }
 }
 
 /// The union of the bounds over every frame (sampled every `stepTime` seconds) of the given
 /// animations, wearing the given skins added together (an empty list: the current skin).
 public struct SkinAndAnimationBounds: BoundsProvider {
+    /// The animations sampled (empty: the setup pose only).
     public var animations: [String]
+    /// The skins worn while sampling, added together (empty: the drawable's current skin).
     public var skins: [String]
+    /// Seconds between samples; smaller catches short extremes at more cost.
     public var stepTime: Float
 
+    /// Bounds over one animation (nil: the setup pose).
     public init(animation: String? = nil, skins: [String] = [], stepTime: Float = 0.1) {
         self.init(animations: animation.map { [$0] } ?? [], skins: skins, stepTime: stepTime)
     }
+    /// Bounds over several animations, their union.
     public init(animations: [String], skins: [String] = [], stepTime: Float = 0.1) {
         self.animations = animations
         self.skins = skins
         self.stepTime = stepTime
     }
 
+    /// Samples every animation from 0 to its duration every ``stepTime`` seconds on a probe instance
+    /// (the drawable itself is not changed) and returns the union of the poses' bounds.
+    /// - Throws: `BoneworkError.unknownAnimation` or `WorldError.noSuchSkin` for names the skeleton lacks.
     public func computeBounds(_ drawable: SkeletonDrawable) throws -> Rect {
         try drawable.checkAlive()
         guard stepTime > 0, stepTime.isFinite else { throw BoneworkError.invalidArgument("stepTime \(stepTime)") }

@@ -4,17 +4,24 @@ import Foundation
 
 /// A point or vector in skeleton or view coordinates.
 public struct Point: Sendable, Equatable {
+    /// Horizontal coordinate: skeleton units (y up) or view pixels (y down), as the API taking it says.
     public var x: Float
+    /// Vertical coordinate: skeleton units (y up) or view pixels (y down), as the API taking it says.
     public var y: Float
+    /// A point at `x`, `y`.
     public init(x: Float, y: Float) {
         self.x = x
         self.y = y
     }
 }
 
+/// A width and height: view pixels for views and images, skeleton units for bounds.
 public struct Size: Sendable, Equatable {
+    /// Horizontal extent (pixels or skeleton units, as the API taking it says).
     public var width: Float
+    /// Vertical extent (pixels or skeleton units, as the API taking it says).
     public var height: Float
+    /// A size of `width` by `height`.
     public init(width: Float, height: Float) {
         self.width = width
         self.height = height
@@ -23,17 +30,24 @@ public struct Size: Sendable, Equatable {
 
 /// An axis-aligned rectangle; `(x, y)` is its minimum corner.
 public struct Rect: Sendable, Equatable {
+    /// The minimum corner's x.
     public var x: Float
+    /// The minimum corner's y (the bottom in skeleton coordinates, the top in view pixels).
     public var y: Float
+    /// The extent along x (0 or more for a non-empty rectangle).
     public var width: Float
+    /// The extent along y.
     public var height: Float
+    /// A rectangle from its minimum corner and its size.
     public init(x: Float, y: Float, width: Float, height: Float) {
         self.x = x
         self.y = y
         self.width = width
         self.height = height
     }
+    /// The maximum corner's x: `x + width`.
     public var maxX: Float { x + width }
+    /// The maximum corner's y: `y + height`.
     public var maxY: Float { y + height }
 }
 
@@ -43,8 +57,11 @@ public struct Skeleton {
     var world: World { drawable.world }
     var entity: Entity { drawable.entity }
 
+    /// The shared, immutable skeleton data this instance was spawned from.
     public var data: SkeletonData { drawable.skeletonData }
 
+    /// The bone called `name`.
+    /// - Throws: `WorldError.noSuchName` naming the skeleton file when there is none.
     public func findBone(_ name: String) throws -> Bone {
         guard let index = data.findBone(name) else {
             throw WorldError.noSuchName(name, kind: "bone", skeleton: data.file)
@@ -52,6 +69,8 @@ public struct Skeleton {
         return Bone(skeleton: self, index: Int(index))
     }
 
+    /// The slot called `name`.
+    /// - Throws: `WorldError.noSuchName` naming the skeleton file when there is none.
     public func findSlot(_ name: String) throws -> Slot {
         guard let index = data.findSlot(name) else {
             throw WorldError.noSuchName(name, kind: "slot", skeleton: data.file)
@@ -59,12 +78,17 @@ public struct Skeleton {
         return Slot(skeleton: self, index: Int(index))
     }
 
+    /// Every bone, in the data's order (parents before children); builds the array on each call.
     public var bones: [Bone] { (0..<data.bones.count).map { Bone(skeleton: self, index: $0) } }
+    /// Every slot, in setup draw order; builds the array on each call.
     public var slots: [Slot] { (0..<data.slots.count).map { Slot(skeleton: self, index: $0) } }
+    /// The root bone (index 0), whose position the skeleton's position adds to.
     public var rootBone: Bone { Bone(skeleton: self, index: 0) }
 
     /// The names of the skeleton's skins (data skins, not custom ones).
     public var skinNames: [String] { data.skins.map(\.name) }
+    /// A custom skin holding a copy of the data skin `name` (to extend with `Skin.addSkin`), or nil when
+    /// the skeleton has no such skin.
     public func findSkin(_ name: String) -> Skin? { try? Skin(copying: name, of: data) }
 
     /// Wears a skin of the skeleton data by name (nil: none).
@@ -96,6 +120,8 @@ public struct Skeleton {
         }
     }
 
+    /// Bones and slots back to the setup pose (the animation state is left as it is).
+    /// - Throws: `WorldError` for a disposed drawable's stale entity.
     public func setToSetupPose() throws { try world.setToSetupPose(entity) }
     /// Slots (attachments, colours, draw order) back to the setup pose; bones keep their pose.
     public func setSlotsToSetupPose() throws {
@@ -117,10 +143,14 @@ public struct Skeleton {
             return Point(x: t.x, y: t.y)
         }
     }
+    /// Moves the skeleton: `p` in world units, added to the root bone's world position on the next
+    /// world-transform update. The scale is kept.
     public func setPosition(_ p: Point) throws {
         let t = try world.skeletonTransform(entity)
         try world.setSkeletonTransform(entity, x: p.x, y: p.y, scaleX: t.scaleX, scaleY: t.scaleY)
     }
+    /// Scales the whole skeleton (negative flips it); the position is kept. Applied on the next
+    /// world-transform update.
     public func setScale(x: Float, y: Float) throws {
         let t = try world.skeletonTransform(entity)
         try world.setSkeletonTransform(entity, x: t.x, y: t.y, scaleX: x, scaleY: y)
@@ -137,21 +167,30 @@ public struct Skeleton {
     /// The skeleton colour (white at first): slot colours do not include it; renderers multiply
     /// it in.
     public var color: Color { get throws { try world.skeletonColor(entity) } }
+    /// Sets the skeleton colour (multiplied into every slot's colour when drawn).
     public func setColor(_ color: Color) throws { try world.setSkeletonColor(entity, color) }
 }
 
 /// One bone of a skeleton.
 public struct Bone {
+    /// The skeleton this bone belongs to.
     public let skeleton: Skeleton
+    /// The bone's index in `SkeletonData.bones`.
     public let index: Int
     var world: World { skeleton.world }
     var entity: Entity { skeleton.entity }
 
+    /// The bone's setup data (name, parent, setup pose, inherit mode).
     public var data: BoneData { skeleton.data.bones[index] }
+    /// The bone's name.
     public var name: String { data.name }
+    /// The parent bone, nil for the root.
     public var parent: Bone? { data.parent >= 0 ? Bone(skeleton: skeleton, index: Int(data.parent)) : nil }
 
+    /// The bone's current local pose (what animations set; x, y in the parent's frame, degrees).
+    /// - Throws: `WorldError` for a stale entity.
     public var local: BoneLocalPose { get throws { try world.boneLocal(entity, bone: index) } }
+    /// Replaces the bone's local pose; world transforms follow on the next update.
     public func setLocal(_ pose: BoneLocalPose) throws { try world.setBoneLocal(entity, bone: index, pose) }
 
     /// Local position (x, y).
@@ -161,22 +200,29 @@ public struct Bone {
             return Point(x: l.x, y: l.y)
         }
     }
+    /// Sets the local position (in the parent bone's frame), keeping rotation, scale and shear.
     public func setPosition(_ p: Point) throws {
         var l = try local
         l.x = p.x
         l.y = p.y
         try setLocal(l)
     }
+    /// Sets the local rotation in degrees, counterclockwise from the parent's x axis.
     public func setRotation(_ degrees: Float) throws {
         var l = try local
         l.rotation = degrees
         try setLocal(l)
     }
 
+    /// The bone's world transform as the last world-transform update left it.
+    /// - Throws: `WorldError` for a stale entity.
     public var worldTransform: BoneWorldTransform { get throws { try world.boneWorld(entity, bone: index) } }
+    /// Overwrites the bone's world transform until the next update recomputes it (for constraints
+    /// applied by hand after an update).
     public func setWorldTransform(_ pose: BoneWorldTransform) throws {
         try world.setBoneWorld(entity, bone: index, pose)
     }
+    /// The bone's origin in world coordinates (skeleton units).
     public var worldPosition: Point {
         get throws {
             let w = try worldTransform
@@ -193,6 +239,7 @@ public struct Bone {
 
     /// A world point in this bone's local coordinates.
     public func worldToLocal(_ p: Point) throws -> Point { Self.inverse(try worldTransform, p) }
+    /// A point in this bone's local coordinates in world coordinates.
     public func localToWorld(_ p: Point) throws -> Point {
         let w = try worldTransform
         return Point(x: w.a * p.x + w.b * p.y + w.worldX, y: w.c * p.x + w.d * p.y + w.worldY)
@@ -217,13 +264,20 @@ public struct Bone {
 
 /// One slot of a skeleton.
 public struct Slot {
+    /// The skeleton this slot belongs to.
     public let skeleton: Skeleton
+    /// The slot's index in `SkeletonData.slots` (its setup draw order).
     public let index: Int
+    /// The slot's setup data (name, bone, setup colour and attachment, blend mode).
     public var data: SlotData { skeleton.data.slots[index] }
+    /// The slot's name.
     public var name: String { data.name }
+    /// The bone the slot's attachment follows.
     public var bone: Bone { Bone(skeleton: skeleton, index: Int(data.bone)) }
 
+    /// The slot's current colour (straight alpha), as animations and `setColor` left it.
     public var color: Color { get throws { try skeleton.world.slotColor(skeleton.entity, slot: index) } }
+    /// Sets the slot's colour until an animation's colour timeline or the setup pose changes it.
     public func setColor(_ color: Color) throws { try skeleton.world.setSlotColor(skeleton.entity, slot: index, color) }
 
     /// Shows the attachment stored under `name` for this slot (custom skin, then the current

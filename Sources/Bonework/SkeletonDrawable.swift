@@ -11,15 +11,21 @@ import Dispatch
 /// Dropping the last reference despawns the entity at once (deterministically); `dispose()` does
 /// the same earlier, after which every use throws `BoneworkError.disposed`.
 public final class SkeletonDrawable {
+    /// The shared atlas and skeleton data this drawable is an instance of.
     public let assets: SkeletonAssets
+    /// The world holding the instance (its own unless one was given).
     public let world: World
+    /// The instance's handle in ``world``.
     public let entity: Entity
+    /// Whether ``dispose()`` ran; every use afterwards throws `BoneworkError.disposed`.
     public private(set) var isDisposed = false
     /// The custom skin set through `Skeleton.setSkin(_ skin: Skin)`, nil when a data skin is used.
     var customSkin: Skin?
     let skinKeys: SkinKeys
 
+    /// The atlas the attachments' regions come from.
     public var atlas: Atlas { assets.atlas }
+    /// The shared, immutable skeleton data.
     public var skeletonData: SkeletonData { assets.skeletonData }
 
     /// A new instance of `assets` in `world` (a world of its own by default; drawables in one world
@@ -48,6 +54,8 @@ public final class SkeletonDrawable {
         return try SkeletonDrawable(assets: await SkeletonAssets.load(source), world: world, skin: skin)
     }
 
+    /// Loads an atlas and a skeleton file (`.json` or `.skel`) through the shared pool.
+    /// - Throws: `LoadError` naming the file and the place, or a file error with the system's reason.
     public static func fromFile(atlasFile: String, skeletonFile: String) async throws -> SkeletonDrawable {
         try await load(.file(atlas: atlasFile, skeleton: skeletonFile))
     }
@@ -217,16 +225,21 @@ public struct UpdateTimings: Sendable, Equatable {
     public var animationState: Double = 0
     /// Applying timelines to the local pose (and the custom skin).
     public var apply: Double = 0
+    /// Computing bones' world transforms and constraints.
     public var worldTransforms: Double = 0
     /// Slot images and world vertices.
     public var vertices: Double = 0
+    /// The four systems together, in seconds.
     public var total: Double { animationState + apply + worldTransforms + vertices }
 }
 
 /// A rendered picture: RGBA8 rows top-down with straight (not premultiplied) alpha.
 public struct RenderedImage: Sendable {
+    /// The pixels: RGBA8, rows top-down, straight alpha.
     public var image: Image
+    /// Width in pixels.
     public var width: Int { image.width }
+    /// Height in pixels.
     public var height: Int { image.height }
 
     /// From the renderer's premultiplied pixels.
@@ -252,6 +265,9 @@ public struct RenderedImage: Sendable {
         return (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2], image.pixels[i + 3])
     }
 
+    /// The image encoded as PNG bytes.
     public func pngData() throws -> [UInt8] { try PNG.encode(image) }
+    /// Writes the image as a PNG file.
+    /// - Throws: an error naming `path` with the system's reason when it cannot be written.
     public func writePNG(to path: String) throws { try PNG.write(image, to: path) }
 }

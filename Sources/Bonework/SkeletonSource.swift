@@ -27,11 +27,14 @@ public enum SkeletonSource {
 /// An atlas and the skeleton data loaded with it: immutable, shared by every drawable made from
 /// the same files (through `SkeletonDataPool.shared`).
 public final class SkeletonAssets: @unchecked Sendable {
+    /// The atlas (pages and regions; textures are uploaded per GL context).
     public let atlas: Atlas
+    /// The immutable skeleton data.
     public let skeletonData: SkeletonData
     /// The draw tables the renderer walks (built once per skeleton data).
     public let drawData: SkeletonDrawData
 
+    /// Assets from data already loaded; builds the draw tables once.
     public init(skeletonData: SkeletonData, atlas: Atlas) {
         self.skeletonData = skeletonData
         self.atlas = atlas

@@ -5,9 +5,13 @@ import BoneworkWorld
 
 /// One skeleton placed in a view.
 public final class ViewItem {
+    /// The controller of the skeleton shown.
     public let controller: SkeletonController
+    /// How the bounds are scaled into the frame.
     public var mode: ContentMode
+    /// Where the scaled bounds sit in the frame.
     public var alignment: Alignment
+    /// What computes the bounds (on load and on `SkeletonView.refreshBounds()`).
     public var boundsProvider: any BoundsProvider
     /// The part of the view (pixels, y down) the skeleton is fitted into; nil: the whole view.
     public var frame: Rect?
@@ -40,16 +44,20 @@ public final class ViewItem {
 /// and uploads textures once, `update` advances and draws from the current state, `dismantle`
 /// releases the GL resources.
 public final class SkeletonView {
+    /// The skeletons shown, drawn in this order.
     public private(set) var items: [ViewItem] = []
+    /// The view's size in pixels.
     public var size: Size
     /// Straight-alpha background colour (transparent by default).
     public var backgroundColor: Color
     /// When false, frames neither update nor draw the skeletons.
     public var isRendering = true
+    /// The renderer once GL resources were made; nil before `make` and after `dismantle`.
     public private(set) var renderer: SkeletonRenderer?
     /// Frames updated and drawn so far.
     public private(set) var frameCount = 0
 
+    /// An empty view of `size` pixels.
     public init(size: Size, backgroundColor: Color = Color(0, 0, 0, 0)) {
         self.size = size
         self.backgroundColor = backgroundColor

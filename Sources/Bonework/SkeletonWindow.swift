@@ -8,7 +8,9 @@ import Foundation
 /// `run` follows the view lifecycle: `make` once (GL resources), `update` every frame from the
 /// current state, `dismantle` when the window closes.
 public final class SkeletonWindow {
+    /// The view shown.
     public let view: SkeletonView
+    /// The window and its GL context.
     public let context: GLFWWindowContext
     /// Called every frame before the view updates (input handling); return false to close.
     public var onFrame: ((SkeletonWindow, Float) throws -> Bool)?
@@ -16,6 +18,8 @@ public final class SkeletonWindow {
     private var currentKeys: Set<Int32> = []
     private var watchedKeys: Set<Int32> = []
 
+    /// Opens a window the view's size.
+    /// - Throws: `RenderError.noDisplay` without a window system.
     public init(title: String, view: SkeletonView) throws {
         self.view = view
         context = try GLFWWindowContext(
@@ -28,13 +32,16 @@ public final class SkeletonWindow {
         let c = context.cursorPosition
         return Point(x: Float(c.x), y: Float(c.y))
     }
+    /// Whether the left mouse button is held.
     public var isMouseDown: Bool { context.isMouseButtonPressed(0) }
+    /// Whether `key` (a GLFW key code, see `WindowKey`) is held now.
     public func isKeyDown(_ key: Int32) -> Bool { context.isKeyPressed(key) }
     /// Whether `key` went down since the last frame.
     public func wasKeyPressed(_ key: Int32) -> Bool {
         watchedKeys.insert(key)
         return currentKeys.contains(key) && !previousKeys.contains(key)
     }
+    /// Replaces the window's title.
     public func setTitle(_ title: String) { context.setTitle(title) }
 
     /// Shows frames until the window is closed, `onFrame` returns false, or `maxFrames` have run.

@@ -4,7 +4,9 @@ import BoneworkWorld
 /// A set of attachments keyed by (slot, name), built from the skeleton's skins: start empty and
 /// `addSkin` several of them to mix and match, then `Skeleton.setSkin(_:)`.
 public final class Skin {
+    /// The skin's name (shown by `Skeleton.skinName` when worn).
     public let name: String
+    /// The skeleton data whose skins it is assembled from; only that skeleton can wear it.
     public let skeletonData: SkeletonData
     /// The data skins this one was assembled from, in the order added.
     public private(set) var parts: [Int32] = []

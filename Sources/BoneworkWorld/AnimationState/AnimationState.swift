@@ -9,9 +9,13 @@ import BoneworkFormat
 /// `clearTrack`, `clearTracks`, `getCurrent`, listeners. Unknown names throw
 /// `AnimationStateError.unknownAnimation`.
 public struct AnimationState {
+    /// The world holding the instance.
     public let world: World
+    /// The instance whose tracks this state plays.
     public let entity: Entity
 
+    /// The animation state of `entity` in `world` (a light handle: copy freely; a stale entity makes
+    /// every call throw).
     public init(world: World, entity: Entity) {
         self.world = world
         self.entity = entity
@@ -36,6 +40,7 @@ public struct AnimationState {
     }
 
     @discardableResult
+    /// The spine-ios spelling of ``setAnimation(_:_:loop:)``.
     public func setAnimationByName(trackIndex: Int, animationName: String, loop: Bool) throws -> TrackEntry {
         try setAnimation(trackIndex, animationName, loop: loop)
     }
@@ -60,6 +65,7 @@ public struct AnimationState {
     }
 
     @discardableResult
+    /// The spine-ios spelling of ``addAnimation(_:_:loop:delay:)``.
     public func addAnimationByName(trackIndex: Int, animationName: String, loop: Bool, delay: Float) throws
         -> TrackEntry
     {
@@ -67,6 +73,9 @@ public struct AnimationState {
     }
 
     @discardableResult
+    /// Queues an animation (by index into `SkeletonData.animations`) after the track's last entry;
+    /// `delay` as in ``addAnimation(_:_:loop:delay:)``.
+    /// - Throws: `AnimationStateError.animationOutOfRange` for a negative index.
     public func addAnimation(trackIndex: Int, animation: Int32, loop: Bool, delay: Float) throws -> TrackEntry {
         let (store, row) = try locate()
         guard animation >= 0 else { throw AnimationStateError.animationOutOfRange(animation) }
@@ -129,6 +138,7 @@ public struct AnimationState {
         }
     }
 
+    /// Sets the time scale every track of this instance advances by (1: real time, 0: paused).
     public func setTimeScale(_ value: Float) throws {
         let (store, row) = try locate()
         store.setTimeScale(row: row, value)

@@ -5,6 +5,7 @@ import Synchronization
 /// (from, to) pairs. Shared by every state of the skeleton; it can be configured until a state
 /// starts using it, and is immutable from then on.
 public final class AnimationStateData: Sendable {
+    /// The skeleton whose animations the durations are between.
     public let skeletonData: SkeletonData
 
     private struct Settings {
@@ -15,6 +16,7 @@ public final class AnimationStateData: Sendable {
 
     private let settings: Mutex<Settings>
 
+    /// Mix durations for `skeletonData`, `defaultMix` seconds between any two animations.
     public init(skeletonData: SkeletonData, defaultMix: Float = 0) {
         self.skeletonData = skeletonData
         settings = Mutex(Settings(defaultMix: defaultMix))
@@ -26,6 +28,8 @@ public final class AnimationStateData: Sendable {
     /// Whether a state uses this data (it can no longer change).
     public var isFrozen: Bool { settings.withLock { $0.frozen } }
 
+    /// Sets the mix duration, in seconds, of pairs without their own.
+    /// - Throws: `AnimationStateError.dataFrozen` once a state uses the data.
     public func setDefaultMix(_ duration: Float) throws {
         try settings.withLock {
             guard !$0.frozen else { throw AnimationStateError.dataFrozen }

@@ -15,6 +15,7 @@ public enum AnimationStateError: Error, Equatable, CustomStringConvertible {
     /// The data belongs to another skeleton than the batch.
     case skeletonMismatch
 
+    /// The error in one line, naming what was refused.
     public var description: String {
         switch self {
         case .unknownAnimation(let name): return "no animation named '\(name)'"

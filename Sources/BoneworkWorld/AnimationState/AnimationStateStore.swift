@@ -8,12 +8,19 @@ public typealias AnimationStateListener = (_ type: TrackEventType, _ entry: Trac
 public struct AnimationEvent: Sendable, Equatable {
     /// Index into `SkeletonData.events`.
     public let data: Int32
+    /// The event's name in the skeleton data.
     public let name: String
+    /// The key's integer value (the event's default unless the key overrides it).
     public let intValue: Int32
+    /// The key's float value.
     public let floatValue: Float
+    /// The key's string value.
     public let stringValue: String
+    /// The event's audio file path as exported (empty when none).
     public let audioPath: String
+    /// The key's audio volume, 0...1.
     public let volume: Float
+    /// The key's audio balance, -1 (left) ... 1 (right).
     public let balance: Float
     /// The key's time in the animation.
     public let time: Float
@@ -28,7 +35,9 @@ public struct AnimationEvent: Sendable, Equatable {
 /// `StateWorkspace` each; their events are delivered afterwards, on the calling thread, in row
 /// order (`collect` then `drain`), so listeners see the same sequence whatever the thread count.
 public final class AnimationStateStore {
+    /// The compiled skeleton the rows animate.
     public let compiled: CompiledSkeleton
+    /// The mix durations between animations.
     public let stateData: AnimationStateData
     let mixes: MixTable
     let tables: MixingTables
@@ -40,6 +49,7 @@ public final class AnimationStateStore {
     /// The most tracks a row may use (a guard against runaway track indices).
     public static let maxTracks = 256
 
+    /// Rows (instances) the store holds state for.
     public private(set) var rowCount = 0
     private(set) var rowCapacity = 0
     private(set) var trackWidth = 1
@@ -72,6 +82,8 @@ public final class AnimationStateStore {
     /// Where delivered events are also logged for polling (`Batch.firedEvents`).
     weak var batch: Batch?
 
+    /// A store for `compiled` with room for `capacity` rows.
+    /// - Throws: `AnimationStateError.skeletonMismatch` when `data` belongs to another skeleton.
     public convenience init(compiled: CompiledSkeleton, data: AnimationStateData, capacity: Int = 16) throws {
         guard data.skeletonData === compiled.data else { throw AnimationStateError.skeletonMismatch }
         self.init(checked: compiled, data: data, capacity: capacity)
@@ -131,6 +143,8 @@ public final class AnimationStateStore {
             + MemoryLayout<UInt8>.stride + pool.columns.bytesPerEntry
     }
 
+    /// Makes room for `capacity` rows without growing later (the entry pool grows as mixes and queues
+    /// need).
     public func reserveRows(_ capacity: Int) {
         // One entry per row (a track playing); mixing and queues grow the pool when they need to.
         pool.reserve(capacity)
@@ -263,7 +277,9 @@ public final class AnimationStateStore {
 
     // MARK: - Per-row settings
 
+    /// The row's time scale: every entry of the row advances by delta times it (1 at first).
     public func timeScale(row: Int) -> Float { timeScales[row] }
+    /// Sets the row's time scale.
     public func setTimeScale(row: Int, _ value: Float) { timeScales[row] = value }
 
     /// Number of tracks in use by a row (the highest track index set + 1).
@@ -276,6 +292,8 @@ public final class AnimationStateStore {
         return slot >= 0 ? handle(slot) : nil
     }
 
+    /// Sets the listener that receives every event of the row's entries (nil removes it); called on
+    /// the thread that runs `World.update`, after the frame's systems, in row order.
     public func setListener(row: Int, _ listener: AnimationStateListener?) { rowListeners[row] = listener }
 
     // MARK: - Entries

@@ -11,16 +11,20 @@ public struct TrackEntry: Hashable, CustomStringConvertible {
     let slot: Int32
     let generation: UInt32
 
+    /// Two handles are equal when they name the same entry of the same store in the same generation
+    /// (a reused pool slot makes a different entry).
     public static func == (a: TrackEntry, b: TrackEntry) -> Bool {
         a.store === b.store && a.slot == b.slot && a.generation == b.generation
     }
 
+    /// Hashes the store, the pool slot and the generation, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(store))
         hasher.combine(slot)
         hasher.combine(generation)
     }
 
+    /// `TrackEntry(walk, track 0)`, or `TrackEntry(disposed)` for a stale handle.
     public var description: String {
         guard let name = try? animationName else { return "TrackEntry(disposed)" }
         return "TrackEntry(\(name), track \((try? trackIndex) ?? -1))"
@@ -43,6 +47,7 @@ public struct TrackEntry: Hashable, CustomStringConvertible {
 
     // MARK: - Identity and links
 
+    /// The track the entry plays on (0 is applied first).
     public var trackIndex: Int { get throws { try get { Int($0.state[$1].track) } } }
     /// The animation index, -1 for the empty animation.
     public var animation: Int32 { get throws { try get { $0.state[$1].animation } } }
@@ -64,32 +69,60 @@ public struct TrackEntry: Hashable, CustomStringConvertible {
 
     // MARK: - Playback
 
+    /// Whether the animation repeats; when false it holds its last frame after its duration.
     public var loop: Bool { get throws { try get { $0.state[$1].loop != 0 } } }
+    /// Sets ``loop``.
+    /// - Throws: `AnimationStateError.staleTrackEntry` after the entry was disposed (as every setter).
     public func setLoop(_ v: Bool) throws { try set { $0.state[$1].loop = v ? 1 : 0 } }
+    /// Whether the animation plays backwards (from its end to its start).
     public var reverse: Bool { get throws { try get { $0.state[$1].reverse != 0 } } }
+    /// Sets ``reverse``.
     public func setReverse(_ v: Bool) throws { try set { $0.state[$1].reverse = v ? 1 : 0 } }
+    /// Whether the entry mixing out keeps its full pose under this one while the mix runs (for an
+    /// animation keyed on top of the previous one).
     public var holdPrevious: Bool { get throws { try get { $0.state[$1].holdPrevious != 0 } } }
+    /// Sets ``holdPrevious``.
     public func setHoldPrevious(_ v: Bool) throws { try set { $0.state[$1].holdPrevious = v ? 1 : 0 } }
+    /// Whether rotation mixes take the shortest way each frame, instead of remembering the direction
+    /// they started in.
     public var shortestRotation: Bool { get throws { try get { $0.state[$1].shortestRotation != 0 } } }
+    /// Sets ``shortestRotation``.
     public func setShortestRotation(_ v: Bool) throws { try set { $0.state[$1].shortestRotation = v ? 1 : 0 } }
+    /// Seconds the entry waits on its track before it starts (for queued entries: counted from when the
+    /// previous entry started).
     public var delay: Float { get throws { try get { $0.times[$1].delay } } }
+    /// Sets ``delay``.
     public func setDelay(_ v: Float) throws { try set { $0.times[$1].delay = v } }
+    /// Seconds the entry has played, scaled by its ``timeScale`` (not wrapped at the duration).
     public var trackTime: Float { get throws { try get { $0.times[$1].trackTime } } }
+    /// Sets ``trackTime`` (to start the animation at another time without changing how it loops).
     public func setTrackTime(_ v: Float) throws { try set { $0.times[$1].trackTime = v } }
+    /// The track time at which the entry ends and the next queued one takes over (infinity: never).
     public var trackEnd: Float { get throws { try get { $0.times[$1].trackEnd } } }
+    /// Sets ``trackEnd``.
     public func setTrackEnd(_ v: Float) throws { try set { $0.times[$1].trackEnd = v } }
+    /// The animation time the entry starts at, in seconds.
     public var animationStart: Float { get throws { try get { $0.times[$1].animationStart } } }
+    /// Sets ``animationStart``.
     public func setAnimationStart(_ v: Float) throws { try set { $0.times[$1].animationStart = v } }
+    /// The animation time the entry loops or stops at, in seconds (the animation's duration by default).
     public var animationEnd: Float { get throws { try get { $0.times[$1].animationEnd } } }
+    /// Sets ``animationEnd``.
     public func setAnimationEnd(_ v: Float) throws { try set { $0.times[$1].animationEnd = v } }
+    /// The animation time of the previous apply (events and attachment keys between it and the
+    /// current time fire); -1 before the first apply.
     public var animationLast: Float { get throws { try get { $0.times[$1].animationLast } } }
+    /// Sets ``animationLast`` (and the value the next apply starts from).
     public func setAnimationLast(_ v: Float) throws {
         try set {
             $0.times[$1].animationLast = v
             $0.times[$1].nextAnimationLast = v
         }
     }
+    /// Multiplies the time this entry advances by (0 pauses it, negative is not supported), on top of
+    /// the state's own time scale.
     public var timeScale: Float { get throws { try get { $0.times[$1].timeScale } } }
+    /// Sets ``timeScale``.
     public func setTimeScale(_ v: Float) throws { try set { $0.times[$1].timeScale = v } }
     /// The time in the animation the entry poses (wrapped when looping, clamped otherwise).
     public var animationTime: Float { get throws { try get { $0.animationTime($1) } } }
@@ -104,14 +137,21 @@ public struct TrackEntry: Hashable, CustomStringConvertible {
 
     // MARK: - Mixing
 
+    /// How much of the entry's pose is applied, 0...1, over the tracks below it.
     public var alpha: Float { get throws { try get { $0.times[$1].alpha } } }
+    /// Sets ``alpha``.
     public func setAlpha(_ v: Float) throws { try set { $0.times[$1].alpha = v } }
+    /// How the entry's pose combines with the tracks below (replace, add, first, setup).
     public var mixBlend: MixBlend {
         get throws { try get { MixBlend(rawValue: Int32($0.state[$1].mixBlend)) ?? .replace } }
     }
+    /// Sets ``mixBlend``.
     public func setMixBlend(_ v: MixBlend) throws { try set { $0.state[$1].mixBlend = UInt8(v.rawValue) } }
+    /// Seconds the mix from the previous entry has run (reaches ``mixDuration`` when done).
     public var mixTime: Float { get throws { try get { $0.times[$1].mixTime } } }
+    /// Sets ``mixTime``.
     public func setMixTime(_ v: Float) throws { try set { $0.times[$1].mixTime = v } }
+    /// Seconds the mix from the previous entry takes (from `AnimationStateData` unless set).
     public var mixDuration: Float { get throws { try get { $0.times[$1].mixDuration } } }
     /// Sets the mix duration. (A delay given to `addAnimation` was resolved when the entry was
     /// queued; use `setMixDuration(_:delay:)` to recompute it.)
@@ -127,16 +167,21 @@ public struct TrackEntry: Hashable, CustomStringConvertible {
             e.times[s].delay = d
         }
     }
+    /// While mixing out, the entry's events fire only while the mix is below this percentage (0...1).
     public var eventThreshold: Float { get throws { try get { $0.times[$1].eventThreshold } } }
+    /// Sets ``eventThreshold``.
     public func setEventThreshold(_ v: Float) throws { try set { $0.times[$1].eventThreshold = v } }
     /// Below this mix percentage, the attachment timelines of the entry mixing out still choose attachments.
     public var mixAttachmentThreshold: Float { get throws { try get { $0.state[$1].mixAttachmentThreshold } } }
+    /// Sets ``mixAttachmentThreshold``.
     public func setMixAttachmentThreshold(_ v: Float) throws { try set { $0.state[$1].mixAttachmentThreshold = v } }
     /// Attachment timelines choose attachments only when the entry's alpha reaches this.
     public var alphaAttachmentThreshold: Float { get throws { try get { $0.state[$1].alphaAttachmentThreshold } } }
+    /// Sets ``alphaAttachmentThreshold``.
     public func setAlphaAttachmentThreshold(_ v: Float) throws { try set { $0.state[$1].alphaAttachmentThreshold = v } }
     /// Below this mix percentage, the draw order timeline of the entry mixing out still applies.
     public var mixDrawOrderThreshold: Float { get throws { try get { $0.state[$1].mixDrawOrderThreshold } } }
+    /// Sets ``mixDrawOrderThreshold``.
     public func setMixDrawOrderThreshold(_ v: Float) throws { try set { $0.state[$1].mixDrawOrderThreshold = v } }
 
     /// Forgets the rotation memory, so that the next mixed apply takes the shortest way again.

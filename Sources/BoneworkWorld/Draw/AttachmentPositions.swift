@@ -14,6 +14,7 @@ public struct BoundingBoxPolygon: Equatable, Sendable {
     /// x, y per vertex, in world space.
     public var vertices: [Float]
 
+    /// A polygon shown by `slot`.
     public init(slot: Int, attachment: Int, vertices: [Float]) {
         self.slot = slot
         self.attachment = attachment
@@ -53,14 +54,18 @@ public struct BoundingBoxPolygon: Equatable, Sendable {
 
 /// A point attachment shown by one slot, in world space.
 public struct PointAttachmentPosition: Equatable, Sendable {
+    /// The slot showing the point.
     public var slot: Int
     /// Index into `SkeletonData.attachments`.
     public var attachment: Int
+    /// World x.
     public var x: Float
+    /// World y.
     public var y: Float
     /// World rotation in degrees.
     public var rotation: Float
 
+    /// A point attachment's world position and rotation.
     public init(slot: Int, attachment: Int, x: Float, y: Float, rotation: Float) {
         self.slot = slot
         self.attachment = attachment

@@ -2,11 +2,16 @@ import BoneworkFormat
 
 /// An axis-aligned box in world space.
 public struct WorldBounds: Equatable, Sendable {
+    /// The minimum x.
     public var x: Float
+    /// The minimum y.
     public var y: Float
+    /// The extent along x.
     public var width: Float
+    /// The extent along y.
     public var height: Float
 
+    /// A box from its minimum corner and size.
     public init(x: Float, y: Float, width: Float, height: Float) {
         self.x = x
         self.y = y

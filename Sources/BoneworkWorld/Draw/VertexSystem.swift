@@ -261,12 +261,17 @@ enum VertexSystem {
 /// One drawn slot in a `VertexBlock`: its row, slot, attachment and image, and where its world
 /// vertices are (`count` floats from `offset`).
 public struct VertexDraw: Sendable, Equatable {
+    /// The instance's row in the batch.
     public var row: Int32
+    /// The slot drawn (index into `SkeletonData.slots`).
     public var slot: Int32
+    /// The attachment drawn (index into the data's attachments).
     public var attachment: Int32
     /// The image (index into `SkeletonData.attachmentFrames`), -1 for a mesh without one.
     public var frame: Int32
+    /// Where the slot's world vertices start in `VertexBlock.vertices`, in floats.
     public var offset: Int32
+    /// How many floats of world vertices the slot has (x, y pairs).
     public var count: Int32
 }
 
@@ -279,8 +284,11 @@ public struct VertexDraw: Sendable, Equatable {
 public struct VertexBlock: @unchecked Sendable {
     /// The batch's index in the world.
     public let batch: Int
+    /// The batch rows the block covers.
     public let rows: Range<Int>
+    /// World vertices (x, y pairs) of every draw, addressed by `VertexDraw.offset`.
     public let vertices: UnsafeBufferPointer<Float>
+    /// The drawn slots, row by row, each row in its current draw order.
     public let draws: UnsafeBufferPointer<VertexDraw>
 }
 

@@ -8,9 +8,11 @@ public struct ProfileSlice: Sendable, Equatable {
     public var chunk: Int32
     /// The batch's index in the world.
     public var batch: Int32
+    /// The system the chunk ran.
     public var system: SystemID
     /// Rows `rowStart..<rowEnd` of the batch.
     public var rowStart: Int32
+    /// One past the chunk's last row.
     public var rowEnd: Int32
     /// Nanoseconds since the profiler's first frame began.
     public var start: UInt64
@@ -132,6 +134,9 @@ public final class FrameProfiler {
     private var frameThreads = 0
     private var frameChunks = 0
 
+    /// A profiler keeping the last `capacity` frames, each with up to `slicesPerFrame` chunk slices
+    /// (more are counted as dropped) and `maxChunks` chunks per pass; all memory is allocated here,
+    /// none while recording.
     public init(capacity: Int = 256, slicesPerFrame: Int = 256, maxChunks: Int = 64) {
         self.capacity = max(1, capacity)
         self.slicesPerFrame = max(1, slicesPerFrame)
@@ -410,7 +415,9 @@ public struct FrameRecord: Sendable, Equatable {
     public var start: UInt64
     /// Elapsed nanoseconds of the whole frame on the calling thread.
     public var wall: UInt64
+    /// Instances alive during the frame, all batches together.
     public var instances: Int
+    /// Batches (skeleton datas) the frame ran.
     public var batches: Int
     /// The most threads a pass of the frame used.
     public var threads: Int
@@ -426,13 +433,18 @@ public struct FrameRecord: Sendable, Equatable {
     public var systemWall: [UInt64]
     /// Per system: thread CPU nanoseconds summed over its chunks.
     public var systemCPU: [UInt64]
+    /// Every chunk the frame ran, in the order they finished (up to the profiler's slice capacity).
     public var slices: [ProfileSlice]
+    /// Chunks beyond the slice capacity, counted but not kept.
     public var droppedSlices: Int
     /// Per application system (`FrameProfiler.applicationSystemNames`): elapsed and CPU
     /// nanoseconds, start (nanoseconds since the first frame began) and thread of its first run.
     public var applicationWall: [UInt64] = []
+    /// Per application system: thread CPU nanoseconds.
     public var applicationCPU: [UInt64] = []
+    /// Per application system: start of its first run, nanoseconds since the first frame began.
     public var applicationStart: [UInt64] = []
+    /// Per application system: the thread of its first run.
     public var applicationThread: [UInt64] = []
 
     /// Thread CPU nanoseconds of the frame's engine systems, all threads together.
@@ -458,6 +470,7 @@ public struct FrameRecord: Sendable, Equatable {
 /// A system the application runs on its own thread, registered with
 /// `FrameProfiler.addApplicationSystem`.
 public struct ApplicationSystem: Sendable, Equatable {
+    /// Its index in `FrameProfiler.applicationSystemNames` and in the records' application arrays.
     public let index: Int
 }
 

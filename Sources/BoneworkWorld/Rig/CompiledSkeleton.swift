@@ -9,11 +9,14 @@ import Synchronization
 /// interns the plans of composed skins as instances first wear them (`plan(parts:)`, under a
 /// lock, into rows reserved at construction).
 public final class CompiledSkeleton: @unchecked Sendable {
+    /// The skeleton data compiled.
     public let data: SkeletonData
     let tables: RigTables
     private let buffers: FrozenBuffers
 
+    /// Bones per instance.
     public let boneCount: Int
+    /// Slots per instance.
     public let slotCount: Int
     /// Floats of deform buffers per instance (sum of the slots' capacities).
     public let deformFloats: Int
@@ -33,6 +36,7 @@ public final class CompiledSkeleton: @unchecked Sendable {
     /// The plans handed out: data skins', then composed ones.
     let composed: Mutex<ComposedSkins>
 
+    /// Compiles `data`'s update order, timelines and skins' plans (once per data; worlds share it).
     public init(_ data: SkeletonData) {
         self.data = data
         let boneCount = data.bones.count

@@ -22,6 +22,7 @@ public enum SystemID: Int, CaseIterable, Sendable {
         }
     }
 
+    /// The system's name as tables and traces print it (`constraints + world`).
     public var name: String {
         switch self {
         case .animationState: return "animation state"
@@ -69,7 +70,9 @@ public final class Scheduler {
     /// The most threads a frame may use: the machine's active cores.
     public static var maxThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
+    /// What the profiler measures chunks with: wall time or thread CPU time.
     public let clock: Clock
+    /// The profile of the last frames.
     public let profiler: FrameProfiler
     /// Frames the profiler keeps.
     public var capacity: Int { profiler.capacity }
@@ -77,6 +80,7 @@ public final class Scheduler {
     public var threads: Int {
         didSet { threads = max(1, min(Self.maxThreads, threads)) }
     }
+    /// How systems are scheduled over rows: all systems per block of rows, or system by system.
     public var mode: Mode = .interleaved
     /// Rows per block in interleaved mode (see `Mode.interleaved`).
     public var blockRows: Int = Scheduler.defaultBlockRows {
@@ -104,7 +108,9 @@ public final class Scheduler {
     /// at roughly 150–250 µs of work per frame (section 3 over several runs; the crossover moves
     /// with the other tenants' load), lost below.
     public static let defaultBlockRows = 128
+    /// The default ``minimumChunkRows``.
     public static let defaultMinimumChunkRows = 16
+    /// The default ``minimumChunkMicroseconds`` (two threads beat one from about 150 µs of work).
     public static let defaultMinimumChunkMicroseconds = 80.0
 
     private var scratch: [VertexScratch] = []
@@ -112,6 +118,8 @@ public final class Scheduler {
     private var costPerRow: [Double] = []
     private var poseScratch: [PoseScratch] = []
 
+    /// A scheduler running frames on `threads` threads (clamped to 1 ... ``maxThreads``), its profiler
+    /// keeping `capacity` frames measured with `clock`.
     public init(capacity: Int = 256, clock: Clock = .wall, threads: Int = 1) {
         self.clock = clock
         self.threads = max(1, min(Self.maxThreads, threads))

@@ -9,8 +9,11 @@ import BoneworkFormat
 /// All columns are allocated by the batch and freed in `deinit`. They only move when a spawn
 /// grows the capacity; a frame never allocates.
 public final class Batch {
+    /// The compiled skeleton every row of the batch is an instance of.
     public let rig: CompiledSkeleton
+    /// The shared skeleton data the rig was compiled from.
     public var data: SkeletonData { rig.data }
+    /// How the columns interleave instances (chunks of 8 by default).
     public let layout: ColumnLayout
     /// Animation tracks per instance.
     public let trackCount: Int
@@ -18,7 +21,9 @@ public final class Batch {
     // get raw pointers from `columns()`), never across a call back into the batch: they are
     // marked `@exclusivity(unchecked)`, as each dynamic exclusivity check costs some 80
     // instructions and a frame reads them once per pass and per delivered event.
+    /// Live instances (rows `0..<count`; a despawn moves the last row into the hole).
     @exclusivity(unchecked) public private(set) var count = 0
+    /// Rows the columns have room for before they grow.
     public private(set) var capacity: Int
 
     /// The batch's column tables, one per `BatchSchema.tables` entry (same order).
@@ -40,6 +45,7 @@ public final class Batch {
     /// calls), so that they allocate nothing.
     private let outOfFrameScratch = PoseScratch()
 
+    /// An empty batch for `rig` with room for `capacity` instances of `trackCount` tracks each.
     public init(rig: CompiledSkeleton, layout: ColumnLayout = .standard, trackCount: Int = 4, capacity: Int = 16) {
         // The lane code's generic types exist before any frame (see `LaneVector.laneTypes`).
         _ = SIMD4<Float>.laneTypes + SIMD8<Float>.laneTypes
@@ -136,6 +142,7 @@ public final class Batch {
         return moved
     }
 
+    /// The entity living in `row` (`0..<count`); rows move on despawn, entities do not.
     public func entity(atRow row: Int) -> Entity { bound.entity[row] }
 
     private func copyRow(from source: Int, to target: Int) {
@@ -331,6 +338,7 @@ public final class Batch {
     public var firedEvents: UnsafeBufferPointer<FiredEvent> { events.events }
     /// Events that did not fit in the buffer since the last clear.
     public var droppedEvents: Int { events.dropped }
+    /// Forgets the fired events (the scheduler does it at the start of every frame).
     public func clearEvents() { events.clear() }
 
     /// The animation key a `.event` refers to.

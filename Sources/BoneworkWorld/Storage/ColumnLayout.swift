@@ -12,12 +12,15 @@
 ///
 /// Worlds use `standard` (chunks of 8) unless told otherwise.
 public struct ColumnLayout: Sendable, Equatable {
+    /// Instances interleaved per chunk (1: each instance's elements contiguous).
     public let chunkSize: Int
 
+    /// A layout of chunks of `chunkSize` instances (at least 1).
     public init(chunkSize: Int = 1) {
         self.chunkSize = max(1, chunkSize)
     }
 
+    /// Chunks of 1: every instance's columns contiguous, no SIMD across instances.
     public static let instanceMajor = ColumnLayout(chunkSize: 1)
     /// Chunks of 8 instances: one SIMD lane per instance, 4 lanes per vector in the pose system
     /// and 8 in the vertex system (Benchmarks/CHUNKING.md and RESULTS.md compare layouts).

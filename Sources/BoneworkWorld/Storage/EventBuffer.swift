@@ -5,9 +5,13 @@ public enum TrackEventType: UInt8, Sendable, BitwiseCopyable {
 
 /// One event raised while a frame ran.
 public struct FiredEvent: Sendable, Equatable, BitwiseCopyable {
+    /// The instance whose track raised it.
     public var entity: Entity
+    /// The track index.
     public var track: Int32
+    /// What happened.
     public var type: TrackEventType
+    /// The entry's animation (index into `SkeletonData.animations`, -1 for the empty animation).
     public var animation: Int32
     /// `.event` only: global event key index (see `Batch.eventKey(_:)`); -1 otherwise.
     public var key: Int32

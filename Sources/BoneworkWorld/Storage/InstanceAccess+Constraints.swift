@@ -2,13 +2,18 @@ import BoneworkFormat
 
 /// An IK constraint's values in one instance (what `setIK` of the reference changes).
 public struct IKConstraintPose: Equatable, Sendable {
+    /// How much of the IK pose is applied, 0...1 (0: the bones keep their animated pose).
     public var mix: Float
+    /// Distance in skeleton units over which a two-bone chain slows as it straightens, 0 for none.
     public var softness: Float
     /// 1 or -1.
     public var bendDirection: Int32
+    /// Whether a one-bone chain scales down to reach a target nearer than its length.
     public var compress: Bool
+    /// Whether the chain scales up to reach a target beyond its length.
     public var stretch: Bool
 
+    /// The values of an IK constraint as the reference's setters take them.
     public init(mix: Float, softness: Float, bendDirection: Int32, compress: Bool, stretch: Bool) {
         self.mix = mix
         self.softness = softness
@@ -20,8 +25,10 @@ public struct IKConstraintPose: Equatable, Sendable {
 
 /// A transform constraint's mixes in one instance.
 public struct TransformConstraintMix: Equatable, Sendable {
+    /// How much of each of the target's channels the constrained bones take, each usually 0...1.
     public var mixRotate, mixX, mixY, mixScaleX, mixScaleY, mixShearY: Float
 
+    /// The six mixes of a transform constraint.
     public init(mixRotate: Float, mixX: Float, mixY: Float, mixScaleX: Float, mixScaleY: Float, mixShearY: Float) {
         self.mixRotate = mixRotate
         self.mixX = mixX
@@ -34,8 +41,11 @@ public struct TransformConstraintMix: Equatable, Sendable {
 
 /// A path constraint's position, spacing and mixes in one instance.
 public struct PathConstraintPose: Equatable, Sendable {
+    /// Where along the path the bones start (`position`), how far apart they are (`spacing`, in the
+    /// constraint's spacing mode), and how much rotation and translation they take (0...1).
     public var position, spacing, mixRotate, mixX, mixY: Float
 
+    /// A path constraint's values.
     public init(position: Float, spacing: Float, mixRotate: Float, mixX: Float, mixY: Float) {
         self.position = position
         self.spacing = spacing
@@ -47,8 +57,12 @@ public struct PathConstraintPose: Equatable, Sendable {
 
 /// A physics constraint's parameters in one instance (its simulation state is not part of it).
 public struct PhysicsConstraintParameters: Equatable, Sendable {
+    /// The simulation's parameters as the editor names them: inertia, spring strength, damping (0...1),
+    /// 1 / mass, wind and gravity (skeleton units per second squared), and how much of the simulated
+    /// pose is applied (0...1).
     public var inertia, strength, damping, massInverse, wind, gravity, mix: Float
 
+    /// A physics constraint's parameters.
     public init(
         inertia: Float, strength: Float, damping: Float, massInverse: Float, wind: Float, gravity: Float, mix: Float
     ) {
@@ -78,6 +92,8 @@ extension World {
         return (cols, row(cols.rows(r), k))
     }
 
+    /// The current values of IK constraint `k` (its index in `SkeletonData.ikConstraints`) in `entity`.
+    /// - Throws: `WorldError` for a stale entity, `InstanceAccessError.constraintOutOfRange` for `k`.
     public func ikConstraint(_ entity: Entity, _ k: Int) throws -> IKConstraintPose {
         let (c, i) = try constraintRow(entity, "ik", k, count: { $0.ikConstraints.count }, row: { $0.ik($1) })
         return IKConstraintPose(
@@ -85,6 +101,9 @@ extension World {
             stretch: c.ikStretch[i] != 0)
     }
 
+    /// Sets IK constraint `k`'s values in `entity` until an animation keys them or the setup pose resets
+    /// them.
+    /// - Throws: as ``ikConstraint(_:_:)``.
     public func setIKConstraint(_ entity: Entity, _ k: Int, _ pose: IKConstraintPose) throws {
         let (c, i) = try constraintRow(entity, "ik", k, count: { $0.ikConstraints.count }, row: { $0.ik($1) })
         c.ikMix[i] = pose.mix
@@ -94,6 +113,8 @@ extension World {
         c.ikStretch[i] = pose.stretch ? 1 : 0
     }
 
+    /// The current mixes of transform constraint `k` in `entity`.
+    /// - Throws: `WorldError` for a stale entity, `InstanceAccessError.constraintOutOfRange` for `k`.
     public func transformConstraint(_ entity: Entity, _ k: Int) throws -> TransformConstraintMix {
         let (c, i) = try constraintRow(
             entity, "transform", k, count: { $0.transformConstraints.count }, row: { $0.transform($1) })
@@ -103,6 +124,8 @@ extension World {
             mixShearY: c.transformMixShearY[i])
     }
 
+    /// Sets transform constraint `k`'s mixes in `entity`.
+    /// - Throws: as ``transformConstraint(_:_:)``.
     public func setTransformConstraint(_ entity: Entity, _ k: Int, _ mix: TransformConstraintMix) throws {
         let (c, i) = try constraintRow(
             entity, "transform", k, count: { $0.transformConstraints.count }, row: { $0.transform($1) })
@@ -114,6 +137,8 @@ extension World {
         c.transformMixShearY[i] = mix.mixShearY
     }
 
+    /// The current values of path constraint `k` in `entity`.
+    /// - Throws: `WorldError` for a stale entity, `InstanceAccessError.constraintOutOfRange` for `k`.
     public func pathConstraint(_ entity: Entity, _ k: Int) throws -> PathConstraintPose {
         let (c, i) = try constraintRow(entity, "path", k, count: { $0.pathConstraints.count }, row: { $0.path($1) })
         return PathConstraintPose(
@@ -121,6 +146,8 @@ extension World {
             mixX: c.pathMixX[i], mixY: c.pathMixY[i])
     }
 
+    /// Sets path constraint `k`'s values in `entity`.
+    /// - Throws: as ``pathConstraint(_:_:)``.
     public func setPathConstraint(_ entity: Entity, _ k: Int, _ pose: PathConstraintPose) throws {
         let (c, i) = try constraintRow(entity, "path", k, count: { $0.pathConstraints.count }, row: { $0.path($1) })
         c.pathPosition[i] = pose.position
@@ -130,6 +157,8 @@ extension World {
         c.pathMixY[i] = pose.mixY
     }
 
+    /// The current parameters of physics constraint `k` in `entity`.
+    /// - Throws: `WorldError` for a stale entity, `InstanceAccessError.constraintOutOfRange` for `k`.
     public func physicsConstraint(_ entity: Entity, _ k: Int) throws -> PhysicsConstraintParameters {
         let (c, i) = try constraintRow(
             entity, "physics", k, count: { $0.physicsConstraints.count }, row: { $0.physics($1) })
@@ -140,6 +169,8 @@ extension World {
             wind: field(PhysicsField.wind), gravity: field(PhysicsField.gravity), mix: field(PhysicsField.mix))
     }
 
+    /// Sets physics constraint `k`'s parameters in `entity` (its simulation state is kept).
+    /// - Throws: as ``physicsConstraint(_:_:)``.
     public func setPhysicsConstraint(_ entity: Entity, _ k: Int, _ p: PhysicsConstraintParameters) throws {
         let (c, i) = try constraintRow(
             entity, "physics", k, count: { $0.physicsConstraints.count }, row: { $0.physics($1) })
@@ -161,6 +192,7 @@ extension World {
         return Color(c.skeletonR[row], c.skeletonG[row], c.skeletonB[row], c.skeletonA[row])
     }
 
+    /// Sets the instance's colour (see ``skeletonColor(_:)``).
     public func setSkeletonColor(_ entity: Entity, _ color: Color) throws {
         let (batch, row) = try locate(entity)
         let c = batch.columns()

@@ -86,6 +86,8 @@ extension World {
     /// The skeleton data an instance was spawned from.
     public func skeletonData(_ entity: Entity) throws -> SkeletonData { try locate(entity).batch.data }
 
+    /// A bone's current local pose (index into `SkeletonData.bones`).
+    /// - Throws: `WorldError` for a stale entity, `InstanceAccessError` for a bone out of range.
     public func boneLocal(_ entity: Entity, bone: Int) throws -> BoneLocalPose {
         let (c, i) = try checked(entity, bone: bone)
         return BoneLocalPose(
@@ -105,6 +107,8 @@ extension World {
         c.shearY[i] = pose.shearY
     }
 
+    /// A bone's world transform as the last update (or ``setBoneWorld(_:bone:_:)``) left it.
+    /// - Throws: `WorldError` for a stale entity, `InstanceAccessError` for a bone out of range.
     public func boneWorld(_ entity: Entity, bone: Int) throws -> BoneWorldTransform {
         let (c, i) = try checked(entity, bone: bone)
         return BoneWorldTransform(a: c.a[i], b: c.b[i], c: c.c[i], d: c.d[i], worldX: c.worldX[i], worldY: c.worldY[i])
@@ -121,6 +125,8 @@ extension World {
         c.worldY[i] = pose.worldY
     }
 
+    /// A slot's current colour (straight alpha; the skeleton colour not multiplied in).
+    /// - Throws: `WorldError` for a stale entity, `InstanceAccessError` for a slot out of range.
     public func slotColor(_ entity: Entity, slot: Int) throws -> Color {
         let (c, r, batch) = try checked(entity, slot: slot)
         let color = c.slotColor(batch.rig.tables, r, slot: slot)
@@ -166,6 +172,9 @@ extension World {
         return (c.skeletonX[row], c.skeletonY[row], c.skeletonScaleX[row], c.skeletonScaleY[row])
     }
 
+    /// Sets the instance's position (world units) and scale (negative flips), applied to the root bone
+    /// on the next update.
+    /// - Throws: `WorldError` for a stale entity.
     public func setSkeletonTransform(_ entity: Entity, x: Float, y: Float, scaleX: Float = 1, scaleY: Float = 1)
         throws
     {

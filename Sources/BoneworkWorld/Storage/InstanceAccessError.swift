@@ -7,6 +7,7 @@ public enum InstanceAccessError: Error, Equatable, CustomStringConvertible {
     /// "path", "physics").
     case constraintOutOfRange(kind: String, Int)
 
+    /// The error in one line, naming what was out of range.
     public var description: String {
         switch self {
         case .boneOutOfRange(let i): return "bone index \(i) out of range"

@@ -9,6 +9,7 @@ public struct BatchPoseViews {
     let attachmentCount: Int
     /// Bones and slots per instance.
     public let boneCount: Int
+    /// Slots per instance.
     public let slotCount: Int
     /// Instances in the batch when the views were fetched.
     public let count: Int
@@ -46,7 +47,9 @@ public struct PoseView {
         self.active = active
     }
 
+    /// Bones in the instance's skeleton.
     public var boneCount: Int { columns.boneCount }
+    /// Slots in the instance's skeleton.
     public var slotCount: Int { columns.slotCount }
     /// The instance's skeleton colour (`World.skeletonColor`).
     public var instanceColor: Color {

@@ -3,7 +3,9 @@ import BoneworkFormat
 /// Every instance in a simulation, grouped in one `Batch` per `SkeletonData`, addressed by
 /// generational `Entity` handles.
 public final class World {
+    /// One batch per skeleton data spawned so far, in the order first spawned.
     public private(set) var batches: [Batch] = []
+    /// Runs the frame's systems (threads, chunking) and holds the profiler.
     public let scheduler: Scheduler
     /// Column layout of new batches.
     public let layout: ColumnLayout
@@ -24,6 +26,7 @@ public final class World {
     /// The profiler's row for `Batch.regroupByPlan` (added when a batch first needs one).
     private var regroupSystem: ApplicationSystem?
 
+    /// An empty world; `memoryLimit` nil takes `MemoryBudget.defaultLimit`.
     public init(
         layout: ColumnLayout = .standard, trackCount: Int = 4, scheduler: Scheduler = Scheduler(),
         memoryLimit: Int? = nil
@@ -167,6 +170,8 @@ public final class World {
         try entry.setTrackTime(time)
     }
 
+    /// Empties a track at once (no mix out); `end` and `dispose` events fire for its entries.
+    /// - Throws: `WorldError` for a stale entity.
     public func clearTrack(_ entity: Entity, track: Int = 0) throws {
         let (batch, row) = try locate(entity)
         try batch.animationStates.clearTrack(row: row, track: track)

@@ -21,6 +21,7 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
     /// `FrameProfiler.addApplicationSystem` was asked for more than its fixed number of systems.
     case tooManyApplicationSystems(String, limit: Int)
 
+    /// The error in one line: what was refused, and the skeleton file where it is known.
     public var description: String {
         switch self {
         case .staleEntity(let e): return "stale entity handle \(e): it was despawned or never spawned here"

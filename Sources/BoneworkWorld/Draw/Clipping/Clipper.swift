@@ -33,6 +33,7 @@ public struct Clipper: Sendable {
     private var output: [Float] = []
     private var clipped: [Float] = []
 
+    /// A clipper with room for small polygons; its buffers grow once and are reused.
     public init() {
         let capacity = 128
         clippedVertices.reserveCapacity(capacity)

@@ -26,6 +26,7 @@ public struct ConvexDecomposer: Sendable {
     // Whether fan k is still a part (false once a neighbouring fan absorbed it).
     private var fanAlive: [Bool] = []
 
+    /// A decomposer with room for small polygons; its buffers grow once and are reused.
     public init() {
         let capacity = 32
         triangles.reserveCapacity(capacity * 3)
