@@ -49,10 +49,10 @@ public struct DebugRenderer {
         public init() {}
     }
 
-    @discardableResult
     /// Draws the enabled overlays of `drawable`'s current pose on `canvas` (call it from a
     /// controller's `onAfterPaint`) and counts what it drew.
     /// - Throws: `BoneworkError.disposed` for a disposed drawable.
+    @discardableResult
     public func draw(_ drawable: SkeletonDrawable, on canvas: SkeletonCanvas) throws -> Counts {
         var counts = Counts()
         let data = drawable.skeletonData

@@ -18,18 +18,25 @@ import Foundation
 /// - Events: `footstep` (int: 1 front foot / 2 back foot, float: loudness, string: "front" or
 ///   "back"), keyed in `walk` and `run` on each foot contact.
 public enum DefaultCharacter {
+    /// The folder of the embedded files, inside the module's resource bundle.
     public static var directory: URL {
         Bundle.module.resourceURL!.appendingPathComponent("DefaultCharacter")
     }
+    /// The skeleton (JSON export, Spine 4.2).
     public static var skeletonPath: String { directory.appendingPathComponent("bonebot.json").path }
+    /// The atlas (one page, straight alpha).
     public static var atlasPath: String { directory.appendingPathComponent("bonebot.atlas").path }
+    /// The atlas's page image.
     public static var pageImagePath: String { directory.appendingPathComponent("bonebot.png").path }
 
     /// The skins that dress the whole character.
     public static let skinNames = ["blue", "orange"]
     /// The skin to use when nothing else is asked for.
     public static let defaultSkinName = "blue"
+    /// Every animation, in the data's order.
     public static let animationNames = ["idle", "walk", "run", "flinch"]
+    /// The animations that loop seamlessly (crowds pick from these).
     public static let loopingAnimationNames = ["idle", "walk", "run"]
+    /// The event keyed on each foot contact in `walk` and `run`.
     public static let footstepEventName = "footstep"
 }

@@ -5,13 +5,20 @@ import BoneworkWorld
 /// steps: spawn (skin set, setup pose, world transforms) = step 0, then play `animation` on
 /// track 0 and run `steps` frames of `delta` seconds.
 public struct PoseTrace {
+    /// The skeleton traced.
     public var data: SkeletonData
+    /// The skin worn, nil for the default skin.
     public var skin: String?
+    /// The animation played on track 0.
     public var animation: String
+    /// Whether it loops.
     public var loop: Bool
+    /// Seconds per step.
     public var delta: Float
+    /// Steps run after step 0.
     public var steps: Int
 
+    /// A trace procedure from the reference trace's fields.
     public init(data: SkeletonData, skin: String?, animation: String, loop: Bool, delta: Float, steps: Int) {
         self.data = data
         self.skin = skin

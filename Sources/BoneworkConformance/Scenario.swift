@@ -13,24 +13,34 @@ public struct Scenario: Sendable {
     public var format: Int = 1
     /// Format 2: what every recorded frame also carries.
     public var recordVertices = false
+    /// Format 2: whether recorded frames carry the skeleton's bounds.
     public var recordBounds = false
+    /// The skeleton file, relative to the scenario's assets folder.
     public var skeleton: String
+    /// The atlas file, nil for a scenario that draws nothing.
     public var atlas: String?
+    /// The skin worn at spawn.
     public var skin: String?
+    /// The animation state data's default mix, seconds.
     public var defaultMix: Float
+    /// Mix durations for particular pairs of animations.
     public var mixes: [(from: String, to: String, duration: Float)]
+    /// The operations, in order.
     public var steps: [Step]
 
+    /// A value a `setEntry` step writes into a track entry field.
     public enum Value: Sendable, Equatable {
         case number(Double)
         case bool(Bool)
         case text(String)
     }
 
+    /// Which updates of an `update` step are recorded as frames: each, the last, or none.
     public enum Record: String, Sendable {
         case each, last, none
     }
 
+    /// One operation of the script.
     public enum Step: Sendable {
         case setAnimation(track: Int, animation: String, loop: Bool)
         case addAnimation(track: Int, animation: String, loop: Bool, delay: Float)
@@ -82,9 +92,11 @@ public struct Scenario: Sendable {
 
     /// A script error: which step (or key) and what was wrong.
     public struct FormatError: Error, CustomStringConvertible {
+        /// What was wrong, naming the step or key.
         public var description: String
     }
 
+    /// A format-1 scenario from its parts.
     public init(
         skeleton: String, atlas: String?, skin: String?, defaultMix: Float,
         mixes: [(from: String, to: String, duration: Float)], steps: [Step]

@@ -5,28 +5,43 @@ import Foundation
 /// The trace of a scenario (format `spine-scenario-trace-1`): every event the state's
 /// listener received, and the recorded frames.
 public struct ScenarioTrace: Sendable {
+    /// One event the listener received.
     public struct Event: Sendable, Equatable {
         /// The update the event belongs to (events raised by an operation carry the next update).
         public var update: Int
+        /// What happened.
         public var type: TrackEventType
+        /// The track.
         public var track: Int
+        /// The entry's animation name.
         public var animation: String
+        /// For `.event`: the user event.
         public var event: AnimationEvent?
     }
 
+    /// One track's current entry in a recorded frame.
     public struct TrackState: Sendable, Equatable {
+        /// The track.
         public var track: Int
+        /// The current entry's animation name.
         public var animation: String
+        /// The current entry's track time, seconds.
         public var trackTime: Float
+        /// The animation it mixes from, nil when not mixing.
         public var mixingFrom: String?
     }
 
+    /// One recorded frame.
     public struct Frame: Sendable {
+        /// The update it was recorded after (1-based).
         public var update: Int
+        /// The instance's pose: bones, slots, draw order (and vertices in format 2).
         public var pose: InstancePose
+        /// Every track's current entry.
         public var tracks: [TrackState]
         /// Format 2: the skeleton colour, and the bounds when recorded (nil inside: no vertex).
         public var skeletonColor: Color = .white
+        /// Format 2, when recorded: the bounds (nil inside when nothing was drawn).
         public var bounds: WorldBounds?? = nil
     }
 
@@ -34,7 +49,9 @@ public struct ScenarioTrace: Sendable {
     public var format = 1
     /// Format 2: frames carry world vertices.
     public var vertices = false
+    /// Every event, in the order received.
     public var events: [Event] = []
+    /// The recorded frames, in order.
     public var frames: [Frame] = []
 
     /// The trace as JSON text. `local` adds each frame's local pose (what the animation state
@@ -101,6 +118,7 @@ public struct ScenarioTrace: Sendable {
         return out
     }
 
+    /// The event type as traces spell it: `start`, `interrupt`, `end`, `complete`, `dispose`, `event`.
     public static func typeName(_ type: TrackEventType) -> String {
         switch type {
         case .start: return "start"

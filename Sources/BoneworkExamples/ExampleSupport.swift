@@ -33,8 +33,11 @@ public struct ExampleOptions: Sendable {
     /// it does, with its default. ``init(arguments:)`` accepts exactly these and ``usage(_:)``
     /// prints them, so the help cannot leave an option out.
     public struct Option: Sendable {
+        /// The option as typed: `--frames`.
         public let name: String
+        /// Its value's placeholder (`N`, `DIR`), nil for a flag.
         public let value: String?
+        /// What it does and its default, for the help.
         public let meaning: String
     }
 

@@ -13,10 +13,15 @@ public enum AtlasReader {
     /// The largest page size, region size, position or offset accepted, in pixels.
     public static let maximumDimension: Int32 = 1 << 16
 
+    /// Reads an `.atlas` file (its pages' images are not loaded here).
+    /// - Throws: `LoadError` with the line of the first bad entry, or the system's reason for I/O.
     public static func read(file: String) throws -> Atlas {
         try read(bytes: SkeletonLoader.readFile(file), file: file)
     }
 
+    /// Reads atlas text already in memory; `file` names it in errors and is where page paths are
+    /// relative to.
+    /// - Throws: `LoadError` with the line of the first bad entry.
     public static func read(bytes: [UInt8], file: String) throws -> Atlas {
         // A skeleton given where the atlas belongs would otherwise read as a page named with its
         // first bytes; say what the file looks like instead.

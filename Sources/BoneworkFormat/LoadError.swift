@@ -9,6 +9,7 @@ public enum SourceLocation: Sendable, Equatable, CustomStringConvertible {
     /// The whole file (I/O failures, missing files).
     case file
 
+    /// `byte 12`, `$.bones[3].parent`, `line 4` or `file`: how messages print the place.
     public var description: String {
         switch self {
         case .byteOffset(let offset): return "byte \(offset)"
@@ -23,6 +24,7 @@ public enum SourceLocation: Sendable, Equatable, CustomStringConvertible {
 /// place inside it, and what was expected versus what was found; loaders never trap on bad input
 /// and never hand out a partially built object.
 public struct LoadError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of problem was found (the raw value is the word messages use).
     public enum Kind: String, Sendable, Equatable {
         /// The input ended before a complete value could be read.
         case truncated
@@ -40,12 +42,18 @@ public struct LoadError: Error, Sendable, Equatable, CustomStringConvertible {
         case io
     }
 
+    /// What kind of problem it is.
     public var kind: Kind
+    /// The file as it was named to the reader.
     public var file: String
+    /// Where in the file (byte offset, JSON path or line).
     public var location: SourceLocation
+    /// What the reader expected there, in words.
     public var expected: String
+    /// What it found instead, in words (with a likely fix where there is one).
     public var found: String
 
+    /// An error of `kind` in `file` at `location`.
     public init(_ kind: Kind, file: String, at location: SourceLocation, expected: String, found: String) {
         self.kind = kind
         self.file = file
@@ -54,6 +62,7 @@ public struct LoadError: Error, Sendable, Equatable, CustomStringConvertible {
         self.found = found
     }
 
+    /// `FILE: PLACE: KIND: expected EXPECTED, found FOUND`, on one line.
     public var description: String {
         "\(file): \(location): \(kind.rawValue): expected \(expected), found \(found)"
     }

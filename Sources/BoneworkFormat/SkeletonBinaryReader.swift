@@ -5,6 +5,8 @@
 /// before anything is allocated for it, every index is range-checked, and failures are
 /// `LoadError`s that name the byte offset.
 public enum SkeletonBinaryReader {
+    /// Reads a Spine 4.2 binary export (`.skel`); `file` names it in errors.
+    /// - Throws: `LoadError` with the byte offset of the first bad value.
     public static func read(bytes: [UInt8], file: String, atlas: Atlas?) throws -> SkeletonData {
         try read(bytes: bytes, file: file, atlas: atlas, scale: 1)
     }

@@ -4,8 +4,11 @@ import Synchronization
 /// Loads each (skeleton file, atlas file) pair once, however many threads ask for it, and shares
 /// the immutable result. A failed load is not cached: a corrected file can be loaded again.
 public final class SkeletonDataPool: Sendable {
+    /// What identifies a load: the skeleton file and the atlas file as given.
     public struct Key: Hashable, Sendable {
+        /// The skeleton file's path.
         public var skeleton: String
+        /// The atlas file's path, nil for a skeleton loaded without one.
         public var atlas: String?
     }
 
@@ -14,6 +17,7 @@ public final class SkeletonDataPool: Sendable {
     // One lock per key being loaded, so different files load concurrently but one file once.
     private let loading = Mutex<[Key: LoadGate]>([:])
 
+    /// An empty pool (most code uses ``shared``).
     public init() {}
 
     /// A process-wide pool.

@@ -4,12 +4,15 @@ public struct SkeletonFeatures: Sendable, Equatable {
     /// (key, count) in a stable order.
     public private(set) var counts: [(key: String, value: Int)] = []
 
+    /// Equal when both have the same keys with the same counts in the same order.
     public static func == (lhs: SkeletonFeatures, rhs: SkeletonFeatures) -> Bool {
         lhs.counts.elementsEqual(rhs.counts) { $0.key == $1.key && $0.value == $1.value }
     }
 
+    /// The count under `key` (`bones`, `mesh`, `clipping`...), nil for a key not counted.
     public subscript(key: String) -> Int? { counts.first(where: { $0.key == key })?.value }
 
+    /// Counts `data`'s bones, slots, constraints, skins, attachments by kind, events and animations.
     public init(_ data: SkeletonData) {
         func add(_ key: String, _ value: Int) { counts.append((key, value)) }
         let entries = data.skins.flatMap(\.entries).map { data.attachments[Int($0.attachment)] }

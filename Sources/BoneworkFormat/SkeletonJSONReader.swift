@@ -10,6 +10,8 @@
 /// and their attachments (linked meshes resolved afterwards), events, animations. Every problem is
 /// a `LoadError` naming the JSON path (or the byte offset, for syntax errors).
 public enum SkeletonJSONReader {
+    /// Reads a Spine 4.2 JSON export; `file` names it in errors.
+    /// - Throws: `LoadError` with the JSON path (or the byte offset of a syntax error).
     public static func read(bytes: [UInt8], file: String, atlas: Atlas?) throws -> SkeletonData {
         try read(bytes: bytes, file: file, atlas: atlas, scale: 1)
     }

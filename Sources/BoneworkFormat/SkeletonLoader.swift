@@ -3,11 +3,17 @@ import Foundation
 /// Reads a skeleton file, choosing the reader by extension (`.json`, `.skel`), else by content:
 /// JSON starts with `{` after whitespace, anything else is read as the binary format.
 public enum SkeletonLoader {
+    /// Reads a skeleton file, `.json` or `.skel` by its extension (others by their content), its
+    /// attachments' regions looked up in `atlas` (nil: no regions, e.g. for inspection).
+    /// - Throws: `LoadError` naming the file, the place in it, what was expected and what was found.
     public static func load(file: String, atlas: Atlas?) throws -> SkeletonData {
         let bytes = try readFile(file)
         return try load(bytes: bytes, file: file, atlas: atlas)
     }
 
+    /// Reads skeleton data already in memory; `file` names it in errors and chooses the reader by its
+    /// extension (a `.json` name with binary content, or the reverse, is refused saying so).
+    /// - Throws: `LoadError` as ``load(file:atlas:)``.
     public static func load(bytes: [UInt8], file: String, atlas: Atlas?) throws -> SkeletonData {
         if file.hasSuffix(".json") {
             // A binary export renamed `.json` would otherwise read as "invalid JSON at byte 0".

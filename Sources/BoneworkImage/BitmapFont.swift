@@ -13,8 +13,11 @@ public enum BitmapFont {
     /// A horizontal run of lit pixels: from column `x`, `length` pixels, on row `y` (0 the top row),
     /// in font pixels from the text's top-left.
     public struct Run: Sendable, Equatable {
+        /// The first lit column, in font pixels from the text's left edge.
         public var x: Int
+        /// The row, 0 the top row of the line.
         public var y: Int
+        /// Lit pixels in the run (1...5).
         public var length: Int
 
         /// A run of `length` lit pixels from column `x` on row `y`.

@@ -2,10 +2,14 @@ import Foundation
 
 /// One named series of a chart: a value per sample.
 public struct ChartSeries: Sendable, Equatable {
+    /// The legend's label.
     public var name: String
+    /// One value per sample, in the chart's y unit.
     public var values: [Double]
+    /// The series' colour (see `Chart.palette`).
     public var color: ChartColor
 
+    /// A series named `name` with a value per sample.
     public init(name: String, values: [Double], color: ChartColor) {
         self.name = name
         self.values = values
@@ -17,6 +21,7 @@ public struct ChartSeries: Sendable, Equatable {
 /// rasterizer into an `Image` and written as PNG: labelled axes with round ticks, a light grid,
 /// a legend, and the series as stacked areas or as lines.
 public struct Chart: Sendable {
+    /// How the series are drawn.
     public enum Style: Sendable {
         /// Each series stacked on the ones before it (the top edge is the total).
         case stackedAreas
@@ -24,17 +29,26 @@ public struct Chart: Sendable {
         case lines
     }
 
+    /// The title above the plot.
     public var title: String
+    /// The x axis' label (with its unit).
     public var xLabel: String
+    /// The y axis' label (with its unit).
     public var yLabel: String
+    /// The series, drawn and listed in the legend in this order.
     public var series: [ChartSeries]
+    /// Stacked areas or lines.
     public var style: Style
+    /// The image's width in pixels (320 ... `PNG.maximumDimension`).
     public var width: Int
+    /// The image's height in pixels (200 ... `PNG.maximumDimension`).
     public var height: Int
     /// The x value of sample 0 and the distance between samples (labels only).
     public var xStart: Double
+    /// The x distance between samples.
     public var xStep: Double
 
+    /// A chart of `series`; sizes are clamped to the ranges above.
     public init(
         title: String, xLabel: String, yLabel: String, series: [ChartSeries], style: Style = .stackedAreas,
         width: Int = 960, height: Int = 540, xStart: Double = 0, xStep: Double = 1
@@ -61,10 +75,13 @@ public struct Chart: Sendable {
     /// Number of samples (the longest series).
     var sampleCount: Int { series.map(\.values.count).max() ?? 0 }
 
+    /// Renders the chart and writes it as a PNG.
+    /// - Throws: `PNGError` when the file cannot be written.
     public func writePNG(to file: String) throws {
         try PNG.write(render(), to: file)
     }
 
+    /// Draws the chart: title, axes with round ticks, grid, legend and the series.
     public func render() -> Image {
         var canvas = ChartCanvas(width: width, height: height, background: .white)
         let samples = sampleCount

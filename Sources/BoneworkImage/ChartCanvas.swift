@@ -1,10 +1,15 @@
 /// An 8-bit RGBA colour for charts.
 public struct ChartColor: Sendable, Equatable {
+    /// Red, 0...255.
     public var r: UInt8
+    /// Green, 0...255.
     public var g: UInt8
+    /// Blue, 0...255.
     public var b: UInt8
+    /// Alpha (straight), 0...255.
     public var a: UInt8
 
+    /// A colour from its channels; opaque by default.
     public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
         self.r = r
         self.g = g
@@ -12,9 +17,13 @@ public struct ChartColor: Sendable, Equatable {
         self.a = a
     }
 
+    /// The background.
     public static let white = ChartColor(r: 255, g: 255, b: 255)
+    /// Text.
     public static let black = ChartColor(r: 0, g: 0, b: 0)
+    /// Grid lines.
     public static let grid = ChartColor(r: 225, g: 225, b: 225)
+    /// Axes and tick labels.
     public static let axis = ChartColor(r: 60, g: 60, b: 60)
 }
 

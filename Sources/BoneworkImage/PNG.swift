@@ -3,6 +3,7 @@ import Foundation
 
 /// A PNG that could not be read, decoded or written.
 public struct PNGError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong (the raw value is the word messages use).
     public enum Kind: String, Sendable, Equatable {
         /// The file could not be opened, read or written.
         case io
@@ -14,17 +15,21 @@ public struct PNGError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidImage
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// The file the bytes came from or were going to (a label for in-memory data).
     public var file: String
+    /// libpng's or the system's words for it.
     public var reason: String
 
+    /// An error of `kind` for `file`.
     public init(_ kind: Kind, file: String, reason: String) {
         self.kind = kind
         self.file = file
         self.reason = reason
     }
 
+    /// `FILE: KIND: REASON`, on one line.
     public var description: String { "\(file): \(kind.rawValue): \(reason)" }
 }
 
@@ -37,6 +42,9 @@ public enum PNG {
     /// The largest width x height decoded: 8192 x 8192, 256 MiB of RGBA.
     public static let maximumPixelCount = 1 << 26
 
+    /// Decodes a PNG file of any colour type into 8-bit straight-alpha RGBA.
+    /// - Throws: `PNGError` (`io` with the system's reason, `corrupt`, `limitExceeded` past
+    ///   ``maximumDimension`` or ``maximumPixelCount``).
     public static func read(file: String) throws -> Image {
         let bytes: [UInt8]
         do {

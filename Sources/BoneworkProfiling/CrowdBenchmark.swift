@@ -9,20 +9,31 @@ import Foundation
 /// update, apply, the skeleton clock, constraints and world transforms, slot images, and the
 /// world vertices of every visible region or mesh in draw order.
 public struct CrowdWorkload: Sendable {
+    /// The animations instances loop, instance i the `i % count`-th.
     public var animations: [String]
+    /// The skin every instance wears when no outfits are given (nil: the default skin).
     public var skin: String?
     /// Composed skins (lists of skin names, `World.setSkin(_:parts:)`); empty: every instance
     /// wears `skin`.
     public var outfits: [[String]] = []
+    /// Instances spawned.
     public var count: Int
+    /// Seeds the start times (and outfit picks): the same seed, the same run.
     public var seed: UInt64
+    /// Threads per frame.
     public var threads: Int
+    /// How the scheduler orders systems over rows.
     public var mode: Scheduler.Mode
+    /// Rows per block in interleaved mode.
     public var blockRows: Int
+    /// The fewest rows per chunk before a frame was measured.
     public var minimumChunkRows: Int
+    /// The least measured work per chunk (µs); 0 uses the row count only.
     public var minimumChunkMicroseconds: Double
+    /// The column layout of the batch.
     public var layout: ColumnLayout
 
+    /// A workload of `count` instances looping `animations`, scheduled as the defaults of `Scheduler`.
     public init(
         animations: [String], skin: String? = nil, count: Int, seed: UInt64 = 1, threads: Int = 1,
         mode: Scheduler.Mode = .interleaved, blockRows: Int = Scheduler.defaultBlockRows,
@@ -45,10 +56,15 @@ public struct CrowdWorkload: Sendable {
 
 /// What a crowd run measured.
 public struct CrowdResult: Sendable {
+    /// Instances measured.
     public var count: Int
+    /// Frames measured.
     public var frames: Int
+    /// Frames run before measuring.
     public var warmup: Int
+    /// Threads the frames used.
     public var threads: Int
+    /// Per-system statistics of the measured frames.
     public var summary: ProfileSummary
     /// Heap bytes per instance, measured: (heap growth of a world of `count` instances - that of
     /// a world of `count / 2`) / (count - count / 2), both built the same way, so that what a
@@ -62,6 +78,7 @@ public struct CrowdResult: Sendable {
     /// Heap bytes the measured frames allocated (see `HeapProbe.allocatedBytes`); nil when
     /// malloc statistics are unavailable. 0: no frame allocated.
     public var allocatedBytes: Int?
+    /// The process's peak resident set size at the end of the run, bytes.
     public var peakResidentBytes: Int
 
     /// One JSON object: count, frames, threads, µs per skeleton per frame (thread CPU time; one
@@ -101,12 +118,18 @@ public struct CrowdResult: Sendable {
 
 /// A world set up with a `CrowdWorkload`, ready to run frames.
 public final class CrowdBenchmark {
+    /// The world the workload runs in.
     public let world: World
+    /// The skeleton every instance shares.
     public let data: SkeletonData
+    /// What was set up.
     public let workload: CrowdWorkload
     /// See ``CrowdResult/bytesPerInstance``.
     public let bytesPerInstance: Int?
 
+    /// Sets the workload up (measuring the heap per instance from ``minimumMeasuredCount`` on), with a
+    /// profiler keeping `profiledFrames` frames.
+    /// - Throws: `WorldError` for an unknown animation or skin, or when the memory limit refuses the count.
     public init(data: SkeletonData, workload: CrowdWorkload, profiledFrames: Int) throws {
         self.data = data
         self.workload = workload
@@ -182,8 +205,10 @@ public final class CrowdBenchmark {
 public struct SplitMix64: Sendable {
     private var state: UInt64
 
+    /// A generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) { state = seed }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

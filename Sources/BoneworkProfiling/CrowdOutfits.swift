@@ -13,6 +13,7 @@ public enum CrowdOutfits {
         /// The groups allow fewer distinct outfits than were asked for.
         case tooFewCombinations(skeleton: String, asked: Int, possible: Int)
 
+        /// What the skeleton lacks for the outfits asked, on one line.
         public var description: String {
             switch self {
             case .noSkinGroups(let skeleton):

@@ -3,11 +3,16 @@ import Foundation
 
 /// Median, 95th percentile (nearest rank), maximum and mean of a set of values.
 public struct ProfileStats: Sendable, Equatable {
+    /// The median (the mean of the two middle values for an even count).
     public var median: Double
+    /// The 95th percentile, nearest rank.
     public var p95: Double
+    /// The largest value.
     public var max: Double
+    /// The arithmetic mean.
     public var mean: Double
 
+    /// Statistics already computed.
     public init(median: Double, p95: Double, max: Double, mean: Double) {
         self.median = median
         self.p95 = p95
@@ -15,6 +20,7 @@ public struct ProfileStats: Sendable, Equatable {
         self.mean = mean
     }
 
+    /// The statistics of `values` (all zero for none).
     public init(_ values: [Double]) {
         guard !values.isEmpty else {
             self.init(median: 0, p95: 0, max: 0, mean: 0)
@@ -38,6 +44,7 @@ public struct ProfileStats: Sendable, Equatable {
 /// Statistics over the frames a profiler holds. Times are in nanoseconds; per-skeleton figures
 /// in microseconds per instance per frame (the frame's system time over its instance count).
 public struct ProfileSummary: Sendable {
+    /// Frames summarised.
     public var frames: Int
     /// Median instance count.
     public var instances: Int
@@ -56,13 +63,16 @@ public struct ProfileSummary: Sendable {
     public var systemCPU: [ProfileStats]
     /// Per system, then the total as the last element: median µs per skeleton per frame.
     public var microsecondsPerSkeletonWall: [Double]
+    /// Per system, then the total: median CPU µs per skeleton per frame.
     public var microsecondsPerSkeletonCPU: [Double]
     /// Median draw calls (-1 when no renderer reported any).
     public var drawCalls: Int
     /// The application's systems (`FrameProfiler.addApplicationSystem`), in registration order:
     /// names, CPU time per frame, median µs per skeleton.
     public var applicationNames: [String]
+    /// Per application system: CPU nanoseconds per frame.
     public var applicationCPU: [ProfileStats]
+    /// Per application system: median CPU µs per skeleton per frame.
     public var applicationMicrosecondsPerSkeleton: [Double]
     /// Thread CPU time of whole frames, the application's systems included.
     public var totalCPU: ProfileStats
@@ -71,6 +81,7 @@ public struct ProfileSummary: Sendable {
     /// The renderer's packing CPU time (all threads) per frame, over the frames it reported.
     public var renderPackCPU: ProfileStats
 
+    /// Summarises `records` (the application systems named as registered).
     public init(_ records: [FrameRecord], applicationNames: [String] = []) {
         self.applicationNames = applicationNames
         func application(_ r: FrameRecord, _ k: Int) -> Double {

@@ -3,11 +3,16 @@ import CGL
 
 /// The world-space rectangle (y up) mapped onto the whole target; `(x, y)` is its bottom-left.
 public struct WorldViewport: Sendable, Equatable {
+    /// The left edge, world units.
     public var x: Float
+    /// The bottom edge, world units.
     public var y: Float
+    /// World units across the target.
     public var width: Float
+    /// World units up the target.
     public var height: Float
 
+    /// A viewport from its bottom-left corner and size.
     public init(x: Float, y: Float, width: Float, height: Float) {
         self.x = x
         self.y = y

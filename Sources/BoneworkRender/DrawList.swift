@@ -3,13 +3,20 @@ import BoneworkFormat
 /// One vertex of the CPU path: world position, texture coordinates, light and dark colour
 /// (`SlotVertexColors` packing). 24 bytes, the layout the vertex buffer uses.
 public struct RenderVertex: Sendable, Equatable {
+    /// World x.
     public var x: Float
+    /// World y.
     public var y: Float
+    /// Texture u, 0...1.
     public var u: Float
+    /// Texture v, 0...1.
     public var v: Float
+    /// The light colour, packed.
     public var light: UInt32
+    /// The dark colour, packed.
     public var dark: UInt32
 
+    /// A vertex from its fields.
     public init(x: Float, y: Float, u: Float, v: Float, light: UInt32, dark: UInt32) {
         self.x = x
         self.y = y
@@ -25,11 +32,13 @@ public struct DrawBatch: Sendable, Equatable {
     /// The texture to sample: a GL texture name when the list comes from a renderer's textures,
     /// otherwise whatever numbering the caller uses.
     public var texture: UInt32
+    /// The blend mode the batch draws with.
     public var blendMode: BlendMode
     /// Whether the texture holds premultiplied alpha (chooses the blend functions).
     public var premultiplied: Bool
     /// The batch's range in `DrawList.indices`.
     public var indexStart: Int
+    /// The batch's number of indices (three per triangle).
     public var indexCount: Int
 }
 
@@ -37,19 +46,24 @@ public struct DrawBatch: Sendable, Equatable {
 /// blend mode and alpha kind as the one before it extends the current batch. The arrays keep their
 /// capacity across `removeAll()`, so a warmed-up list fills without allocating.
 public struct DrawList: Sendable {
+    /// Every vertex of the frame.
     public private(set) var vertices: [RenderVertex] = []
     /// Indices into `vertices`, three per triangle.
     public private(set) var indices: [UInt32] = []
+    /// The batches in draw order.
     public private(set) var batches: [DrawBatch] = []
 
+    /// An empty list.
     public init() {}
 
+    /// Empties the list, keeping the arrays' capacity.
     public mutating func removeAll() {
         vertices.removeAll(keepingCapacity: true)
         indices.removeAll(keepingCapacity: true)
         batches.removeAll(keepingCapacity: true)
     }
 
+    /// Triangles in the list.
     public var triangleCount: Int { indices.count / 3 }
 
     /// Appends one draw item: `positions` and `uvs` as `x, y` / `u, v` pairs (one pair per vertex,

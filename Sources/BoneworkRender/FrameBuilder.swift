@@ -3,9 +3,12 @@ import BoneworkWorld
 
 /// Which texture each atlas page is drawn with, and whether it holds premultiplied alpha.
 public struct PageBindings: Sendable, Equatable {
+    /// Per page: the GL texture name (or the caller's numbering).
     public var textures: [UInt32]
+    /// Per page: whether it holds premultiplied alpha.
     public var premultiplied: [Bool]
 
+    /// Bindings for pages `0..<textures.count`.
     public init(textures: [UInt32], premultiplied: [Bool]) {
         self.textures = textures
         self.premultiplied = premultiplied
@@ -18,6 +21,7 @@ public struct PageBindings: Sendable, Equatable {
 }
 
 extension AtlasTextures {
+    /// These textures as page bindings for `FrameBuilder.build`.
     public var bindings: PageBindings { PageBindings(textures: names, premultiplied: premultiplied) }
 }
 
@@ -25,7 +29,9 @@ extension AtlasTextures {
 public struct FrameStats: Sendable, Equatable {
     /// Slots that produced at least one triangle.
     public var drawnSlots = 0
+    /// Region attachments drawn.
     public var regions = 0
+    /// Mesh attachments drawn.
     public var meshes = 0
     /// Triangles drawn, after clipping.
     public var triangles = 0
@@ -35,8 +41,11 @@ public struct FrameStats: Sendable, Equatable {
     public var tintedSlots = 0
     /// Drawn slots whose colour alpha is strictly between 0 and 1.
     public var translucentSlots = 0
+    /// Drawn slots with the additive blend mode.
     public var additiveSlots = 0
+    /// Drawn slots with the multiply blend mode.
     public var multiplySlots = 0
+    /// Drawn slots with the screen blend mode.
     public var screenSlots = 0
     /// Slots with an attachment whose bone is inactive.
     public var inactiveSkipped = 0
@@ -45,6 +54,7 @@ public struct FrameStats: Sendable, Equatable {
     /// Region and mesh slots skipped because their image has no page.
     public var missingPage = 0
 
+    /// Zero counts.
     public init() {}
 }
 
@@ -63,13 +73,18 @@ public struct FrameStats: Sendable, Equatable {
 /// After the last slot any clip still active ends. The builder keeps its buffers: once warm,
 /// building a frame allocates nothing.
 public struct FrameBuilder: Sendable {
+    /// The clipper the builder clips with (its part counts tell tests what was clipped).
     public private(set) var clipper = Clipper()
+    /// What the last ``build(_:drawData:pages:into:)`` drew and skipped.
     public private(set) var stats = FrameStats()
     private var vertices: [Float] = []
     private var regionUVs = [Float](repeating: 0, count: 8)
 
+    /// A builder with empty buffers (they grow on first use, then are reused).
     public init() {}
 
+    /// Appends `pose`'s triangles to `list` in its draw order, by the rules above; `pages` says which
+    /// texture each atlas page uses.
     public mutating func build<Pose: PosedSkeleton>(
         _ pose: Pose, drawData: SkeletonDrawData, pages: PageBindings, into list: inout DrawList
     ) {

@@ -34,7 +34,9 @@ public final class GLFWWindowContext {
         glfwDestroyWindow(window)
     }
 
+    /// Makes the window's GL context current on this thread.
     public func makeCurrent() { glfwMakeContextCurrent(window) }
+    /// Whether the window's context is current on this thread.
     public var isCurrent: Bool { glfwGetCurrentContext() == window }
 
     /// The drawable size in pixels (differs from the window size on high-density screens).
@@ -45,14 +47,19 @@ public final class GLFWWindowContext {
         return (Int(width), Int(height))
     }
 
+    /// Whether the user asked to close the window (settable, to close it from code).
     public var shouldClose: Bool {
         get { glfwWindowShouldClose(window) != 0 }
         set { glfwSetWindowShouldClose(window, newValue ? GLFW_TRUE : GLFW_FALSE) }
     }
 
+    /// Shows the frame drawn.
     public func swapBuffers() { glfwSwapBuffers(window) }
+    /// Frames to wait for before a swap (1: vsync, 0: as fast as possible).
     public func setSwapInterval(_ interval: Int) { glfwSwapInterval(Int32(interval)) }
+    /// Replaces the window's title.
     public func setTitle(_ title: String) { glfwSetWindowTitle(window, title) }
+    /// Whether `key` (a `WindowKey` code) is held now.
     public func isKeyPressed(_ key: Int32) -> Bool { glfwGetKey(window, key) == GLFW_PRESS }
 
     /// Processes pending window events (call once per frame).

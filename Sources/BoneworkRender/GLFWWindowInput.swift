@@ -36,13 +36,21 @@ extension GLFWWindowContext {
 
 /// GLFW key codes used by the viewers.
 public enum WindowKey {
+    /// The space bar.
     public static let space = GLFW_KEY_SPACE
+    /// Escape.
     public static let escape = GLFW_KEY_ESCAPE
+    /// The left arrow.
     public static let left = GLFW_KEY_LEFT
+    /// The right arrow.
     public static let right = GLFW_KEY_RIGHT
+    /// The up arrow.
     public static let up = GLFW_KEY_UP
+    /// The down arrow.
     public static let down = GLFW_KEY_DOWN
+    /// Page Up.
     public static let pageUp = GLFW_KEY_PAGE_UP
+    /// Page Down.
     public static let pageDown = GLFW_KEY_PAGE_DOWN
     /// The main Return key (not the keypad's Enter).
     public static let enter = GLFW_KEY_ENTER
@@ -51,5 +59,6 @@ public enum WindowKey {
         guard let v = c.uppercased().unicodeScalars.first?.value, v >= 65, v <= 90 else { return GLFW_KEY_UNKNOWN }
         return Int32(v)
     }
+    /// Digit keys of the main row: `digit(1)` (clamped to 0...9).
     public static func digit(_ d: Int) -> Int32 { GLFW_KEY_0 + Int32(max(0, min(9, d))) }
 }

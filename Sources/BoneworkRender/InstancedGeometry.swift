@@ -4,19 +4,29 @@ import BoneworkFormat
 /// to, the image variant it shows (a `SkeletonData.attachmentFrames` index: one per attachment
 /// and sequence frame) and its range of bone influences. 24 bytes.
 public struct InstancedVertex: Sendable, Equatable {
+    /// Texture u, 0...1 across the page.
     public var u: Float
+    /// Texture v, 0...1 down the page.
     public var v: Float
+    /// The slot the vertex belongs to.
     public var slot: Int32
+    /// The image variant (attachment and sequence frame) it belongs to.
     public var variant: Int32
+    /// Its first bone influence in `InstancedGeometry.influences` (in influences, 4 floats each).
     public var influenceStart: Int32
+    /// How many influences it has (1 for regions and unweighted meshes).
     public var influenceCount: Int32
 }
 
 /// Triangles of the static geometry that draw with one page and one blend mode.
 public struct InstancedGroup: Sendable, Equatable {
+    /// The atlas page the group samples.
     public var page: Int32
+    /// The blend mode the group draws with.
     public var blendMode: BlendMode
+    /// The group's first index in `InstancedGeometry.indices`.
     public var indexStart: Int
+    /// The group's number of indices.
     public var indexCount: Int
 }
 
@@ -30,16 +40,21 @@ public struct InstancedGroup: Sendable, Equatable {
 /// order, slots in setup order within a group. What this cannot express is listed in
 /// `limitations`; a skeleton with none draws exactly like the CPU path.
 public final class InstancedGeometry: Sendable {
+    /// The draw tables the geometry was built from.
     public let drawData: SkeletonDrawData
+    /// Every variant's vertices.
     public let vertices: [InstancedVertex]
     /// Four floats per influence: bone index, local x, local y, weight.
     public let influences: [Float]
+    /// Triangles (three indices each) into ``vertices``, grouped as ``groups`` says.
     public let indices: [UInt32]
+    /// The (page, blend mode) groups, in drawing order.
     public let groups: [InstancedGroup]
     /// Features that make instanced drawing differ from the CPU path (clipping, deform or draw
     /// order timelines, several page/blend groups); empty when the two agree.
     public let limitations: [String]
 
+    /// Builds the static geometry of every variant of `drawData`'s skeleton.
     public init(_ drawData: SkeletonDrawData) {
         self.drawData = drawData
         let data = drawData.data

@@ -26,6 +26,7 @@ public enum InstancedStreaming: Sendable, Hashable {
 /// frame's draw calls guards its region until the GPU has read it. Rows are written straight into
 /// mapped GL memory (`InstancedFrame`): nothing is copied on the GL thread.
 public final class InstancedSkeletonBuffers {
+    /// The static geometry the buffers hold.
     public let geometry: InstancedGeometry
     /// The streaming method in use (never `.automatic`).
     public let streaming: InstancedStreaming
@@ -413,6 +414,9 @@ public final class InstancedRenderer {
         }
         """
 
+    /// An instanced renderer in `context`, streaming per-instance tables as `streaming` says
+    /// (`.automatic`: the fastest the driver offers).
+    /// - Throws: `RenderError.shader` when its shaders do not compile.
     public init(context: GLContext, streaming: InstancedStreaming = .automatic) throws(RenderError) {
         self.context = context
         context.makeCurrent()

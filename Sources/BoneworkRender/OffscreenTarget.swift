@@ -4,12 +4,16 @@ import CGL
 /// An offscreen framebuffer: `width` x `height` pixels of RGBA8 (not sRGB, no multisampling, no
 /// depth), read back as an `Image` with rows top-down.
 public final class OffscreenTarget {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     let framebuffer: GLuint
     let colorBuffer: GLuint
     let context: GLContext
 
+    /// A framebuffer of `width` x `height` (1...16384 each) in `context`.
+    /// - Throws: `RenderError.framebuffer` for a size out of range or an incomplete framebuffer.
     public init(width: Int, height: Int, context: GLContext) throws(RenderError) {
         guard width > 0, height > 0, width <= 16384, height <= 16384 else {
             throw .framebuffer("size \(width) x \(height) out of range 1...16384")

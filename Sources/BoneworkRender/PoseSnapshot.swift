@@ -10,15 +10,21 @@ import BoneworkWorld
 /// be built from poses no `World` holds (reference traces, hand-made scenes in tests) and is what
 /// the frame builder reads (`PosedSkeleton`).
 public struct PoseSnapshot: PosedSkeleton {
+    /// The skeleton data posed.
     public var data: SkeletonData
+    /// The skeleton colour multiplied into every slot's.
     public var skeletonColor: Color = .white
     /// Per bone.
     public var bones: [BoneWorldTransform]
+    /// Per bone: whether it is active (skin-required bones of another skin are not).
     public var boneActive: [Bool]
     /// Per slot.
     public var slotColors: [Color]
+    /// Per slot: the dark (two-colour tint) colour.
     public var darkColors: [Color]
+    /// Per slot: the attachment shown (index into the data's attachments), -1 for none.
     public var attachments: [Int]
+    /// Per slot: the sequence frame shown, -1 for the setup frame.
     public var sequenceIndices: [Int]
     /// World vertices of each slot's region (8 floats, BR, BL, UL, UR) or mesh attachment; nil for
     /// other slots. Vertex attachments without them (clipping) are computed from `bones`.
@@ -26,6 +32,7 @@ public struct PoseSnapshot: PosedSkeleton {
     /// Slot indices in draw order.
     public var drawOrder: [Int]
 
+    /// A snapshot from its arrays (per bone, per slot, and the draw order).
     public init(
         data: SkeletonData, bones: [BoneWorldTransform], boneActive: [Bool], slotColors: [Color],
         darkColors: [Color], attachments: [Int], vertices: [[Float]?], drawOrder: [Int]
@@ -86,13 +93,21 @@ public struct PoseSnapshot: PosedSkeleton {
         return -1
     }
 
+    /// Slots in ``drawOrder``.
     public var drawOrderCount: Int { drawOrder.count }
+    /// The slot drawn `k`-th.
     public func drawOrderSlot(_ k: Int) -> Int { drawOrder[k] }
+    /// The slot's colour (white past the array).
     public func slotColor(_ slot: Int) -> Color { slot < slotColors.count ? slotColors[slot] : .white }
+    /// The slot's dark colour (opaque black past the array).
     public func slotDarkColor(_ slot: Int) -> Color { slot < darkColors.count ? darkColors[slot] : Color(0, 0, 0, 1) }
+    /// The slot's attachment (-1 past the array).
     public func slotAttachment(_ slot: Int) -> Int { slot < attachments.count ? attachments[slot] : -1 }
+    /// The slot's sequence frame (-1 past the array).
     public func slotSequenceIndex(_ slot: Int) -> Int { slot < sequenceIndices.count ? sequenceIndices[slot] : -1 }
+    /// Whether the bone is active (false out of range).
     public func isBoneActive(_ bone: Int) -> Bool { bone >= 0 && bone < boneActive.count && boneActive[bone] }
+    /// The bone's world transform (identity out of range).
     public func boneWorld(_ bone: Int) -> BoneWorldTransform {
         bone >= 0 && bone < bones.count ? bones[bone] : .identity
     }

@@ -27,7 +27,9 @@ public protocol PosedSkeleton {
 }
 
 extension PosedSkeleton {
+    /// White: a pose without a skeleton colour tints nothing.
     public var skeletonColor: Color { .white }
+    /// -1 for every slot: sequences show their setup frame.
     public func slotSequenceIndex(_ slot: Int) -> Int { -1 }
 }
 

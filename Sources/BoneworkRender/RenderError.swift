@@ -17,6 +17,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Per-frame GL buffers could not be allocated or mapped.
     case buffer(String)
 
+    /// What failed, on one line, with the driver's or the platform's words.
     public var description: String {
         switch self {
         case .eglUnavailable(let message): "EGL unavailable: \(message)"

@@ -36,6 +36,7 @@ public struct RenderFrameStats: Sendable, Equatable {
     /// Packing calls (chunks) that wrote rows.
     public var packChunks = 0
 
+    /// Zero counts.
     public init() {}
 
     /// Packing CPU time per instance, microseconds.

@@ -6,18 +6,28 @@ import Foundation
 /// A render request (`spine-render-request-1`): a skeleton, a pose reached by playing an
 /// animation for some steps, and a camera. Paths are relative to `baseDirectory`.
 public struct RenderRequest: Sendable, Equatable {
+    /// The skeleton file, relative to the renderer's base folder.
     public var skeleton: String
+    /// The atlas file, relative to the renderer's base folder.
     public var atlas: String
+    /// The skin to wear, nil for the default skin.
     public var skin: String?
+    /// The animation played on track 0, nil for the setup pose.
     public var animation: String?
+    /// Updates of ``delta`` seconds before the frame is drawn.
     public var steps: Int
+    /// Seconds per step.
     public var delta: Float
+    /// The world rectangle the image shows.
     public var viewport: WorldViewport
+    /// The image's width in pixels.
     public var width: Int
+    /// The image's height in pixels.
     public var height: Int
     /// Premultiplied clear colour, components 0...1.
     public var background: (Float, Float, Float, Float)
 
+    /// A request from its fields (files relative to the renderer's base folder).
     public init(
         skeleton: String, atlas: String, skin: String? = nil, animation: String? = nil, steps: Int = 0,
         delta: Float = 1.0 / 30.0, viewport: WorldViewport, width: Int, height: Int,
@@ -35,6 +45,7 @@ public struct RenderRequest: Sendable, Equatable {
         self.background = background
     }
 
+    /// Equal when every field is (the background component by component).
     public static func == (l: RenderRequest, r: RenderRequest) -> Bool {
         l.skeleton == r.skeleton && l.atlas == r.atlas && l.skin == r.skin && l.animation == r.animation
             && l.steps == r.steps && l.delta == r.delta && l.viewport == r.viewport && l.width == r.width
@@ -113,7 +124,9 @@ public struct RenderRequest: Sendable, Equatable {
 /// Carries out render requests headlessly: loads (and caches) skeletons, atlases and their
 /// textures, poses one instance with the engine, draws it with the CPU path.
 public final class RequestRenderer {
+    /// The GL context drawn in (headless unless one was given).
     public let context: GLContext
+    /// The CPU-path renderer.
     public let renderer: BatchRenderer
     /// Folder the request paths are relative to.
     public let baseDirectory: String
@@ -124,6 +137,8 @@ public final class RequestRenderer {
     /// What the last render drew.
     public var lastStats: FrameStats { builder.stats }
 
+    /// A renderer resolving request paths against `baseDirectory`, in `context` or a new headless one.
+    /// - Throws: `RenderError.eglUnavailable` when no headless context can be made.
     public init(baseDirectory: String, context: GLContext? = nil) throws {
         let context = try context ?? .headless(HeadlessGLContext())
         self.context = context

@@ -6,6 +6,7 @@ import BoneworkFormat
 /// frames, clip end slots, slot bones and blend modes. Immutable and shared by every instance.
 public final class SkeletonDrawData: @unchecked Sendable {
     // @unchecked: every buffer is written once in init and only read afterwards.
+    /// The skeleton data the tables were built from.
     public let data: SkeletonData
 
     // Per attachment.
@@ -38,12 +39,16 @@ public final class SkeletonDrawData: @unchecked Sendable {
 
     /// The largest world vertex buffer any attachment needs, in floats.
     public let maxVertexFloats: Int
+    /// Slots in the skeleton.
     public var slotCount: Int { slotBones.count }
+    /// Bones in the skeleton.
     public var boneCount: Int { data.bones.count }
+    /// Attachments in the data, every skin's together.
     public var attachmentCount: Int { kinds.count }
 
     private let allocations: [UnsafeMutableRawPointer]
 
+    /// Builds the tables once (allocating them; freed with the object).
     public init(_ data: SkeletonData) {
         self.data = data
         var allocations: [UnsafeMutableRawPointer] = []

@@ -3,9 +3,12 @@ import BoneworkFormat
 /// The colours every vertex of one drawn slot carries: light and dark, 8 bits per channel packed
 /// little-endian (red in the lowest byte, so the bytes in memory read r, g, b, a).
 public struct SlotVertexColors: Sendable, Equatable {
+    /// The light (tint) colour, packed.
     public var light: UInt32
+    /// The dark colour of two-colour tinting, packed.
     public var dark: UInt32
 
+    /// Colours already packed.
     public init(light: UInt32, dark: UInt32) {
         self.light = light
         self.dark = dark
@@ -46,6 +49,7 @@ public struct SlotVertexColors: Sendable, Equatable {
         return UInt32(scaled)
     }
 
+    /// Four channels, 0...1 each, packed red-lowest by ``quantize(_:)``.
     @inline(__always)
     public static func pack(_ r: Float, _ g: Float, _ b: Float, _ a: Float) -> UInt32 {
         quantize(r) | quantize(g) << 8 | quantize(b) << 16 | quantize(a) << 24

@@ -4,8 +4,10 @@ import BoneworkWorld
 /// out the conflict scan, the leak reports and their storage.
 public enum TriggerDiagnosticsBuild {
     #if DEBUG
+        /// True: this is a debug build.
         public static let enabled = true
     #else
+        /// False: this is a release build.
         public static let enabled = false
     #endif
 }
@@ -13,6 +15,7 @@ public enum TriggerDiagnosticsBuild {
 #if DEBUG
     /// A DEBUG report about animation ownership.
     public struct TriggerDiagnostic: Sendable, Equatable, CustomStringConvertible {
+        /// What was reported.
         public enum Kind: String, Sendable {
             /// A trigger whose value changed in the same frame as an earlier (winning) trigger.
             case conflict
@@ -23,10 +26,15 @@ public enum TriggerDiagnosticsBuild {
             case refused
         }
 
+        /// What was reported.
         public var kind: Kind
+        /// The trigger frame it happened in.
         public var frame: Int
+        /// The entity concerned.
         public var entity: Entity
+        /// The track concerned.
         public var track: Int
+        /// The scope's name.
         public var scope: String
         /// Where the change came from: the losing trigger (conflict), the caller's label given to
         /// `TriggerSystem.setAnimation`, or `unrouted` for a change made on the animation state
@@ -35,6 +43,7 @@ public enum TriggerDiagnosticsBuild {
         /// Conflict: the winning trigger. Leak/refused: the animation set from outside.
         public var detail: String
 
+        /// The report on one line, naming frame, scope, entity, track and source.
         public var description: String {
             switch kind {
             case .conflict:
@@ -52,10 +61,15 @@ public enum TriggerDiagnosticsBuild {
 
     /// The reports of a `TriggerSystem`: counts per kind and the first `limit` reports.
     public struct TriggerDiagnostics: Sendable {
+        /// The most reports kept (counts go on past it).
         public var limit = 1000
+        /// The first ``limit`` reports.
         public private(set) var reports: [TriggerDiagnostic] = []
+        /// Conflicts counted.
         public private(set) var conflicts = 0
+        /// Leaks counted.
         public private(set) var leaks = 0
+        /// Refusals counted.
         public private(set) var refusals = 0
 
         mutating func report(_ d: TriggerDiagnostic) {
@@ -67,8 +81,10 @@ public enum TriggerDiagnosticsBuild {
             if reports.count < limit { reports.append(d) }
         }
 
+        /// Every report counted, of all kinds.
         public var total: Int { conflicts + leaks + refusals }
 
+        /// Forgets every report and count.
         public mutating func removeAll() {
             reports.removeAll()
             conflicts = 0

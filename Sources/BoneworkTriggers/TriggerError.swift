@@ -8,6 +8,7 @@ public enum TriggerError: Error, Equatable, CustomStringConvertible {
     case trackAlreadyScoped(entity: Entity, track: Int, scope: String)
     case unknownAnimation(String)
 
+    /// The error on one line, naming what was refused.
     public var description: String {
         switch self {
         case .refusedByBarrier(let e, let t, let b, let s):

@@ -17,13 +17,17 @@ import BoneworkWorld
 /// A barrier scope (`barrier: true`, or `TriggerSystem.addBarrier`) also refuses animation
 /// changes on its track from outside the scope: see `TriggerSystem.setAnimation`.
 public final class TriggerScope {
+    /// The scope's name, as diagnostics print it.
     public let name: String
+    /// The animation track the scope owns for its members.
     public let track: Int
+    /// Whether changes from outside the scope on its track are refused (or undone).
     public let barrier: Bool
     /// How the scope's entries blend (`.add` for an additive layer).
     public let blend: MixBlend
     /// Whether DEBUG leak reports are made for this scope's track.
     public let warnsOnLeaks: Bool
+    /// The triggers in priority order (the first that changed in a frame wins).
     public private(set) var triggers: [AnimationTrigger]
     /// The scope's position in its system.
     let id: Int

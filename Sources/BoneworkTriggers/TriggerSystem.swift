@@ -17,9 +17,12 @@ import BoneworkWorld
 ///   (the scope's last animation is set again, without mixing); on a plain scoped track they
 ///   are kept. DEBUG builds report both (refused / leak), naming entity, track and source.
 public final class TriggerSystem {
+    /// The world whose entities the triggers animate.
     public let world: World
     private var columns: [EntityColumn<TriggerValue>] = []
+    /// The value columns' names, in the order added (a column's index).
     public private(set) var columnNames: [String] = []
+    /// The scopes, in the order added (evaluated in that order).
     public private(set) var scopes: [TriggerScope] = []
     /// Frames evaluated so far.
     public private(set) var frame = 0
@@ -38,6 +41,7 @@ public final class TriggerSystem {
         public var diagnostics = TriggerDiagnostics()
     #endif
 
+    /// A trigger system for `world`, with no columns or scopes yet.
     public init(world: World) {
         self.world = world
         columnScratch = .allocate(capacity: 1)
@@ -74,6 +78,7 @@ public final class TriggerSystem {
         columns[column.index][Int(entity.index)] = value
     }
 
+    /// An entity's value in `column` (`.none` when never written).
     public func value(_ column: ValueColumn, _ entity: Entity) -> TriggerValue {
         let i = Int(entity.index)
         return i < capacity ? columns[column.index][i] : .none
@@ -135,6 +140,8 @@ public final class TriggerSystem {
         }
     }
 
+    /// Takes `entity` out of `scope`: its track is no longer driven or guarded by it (what plays keeps
+    /// playing).
     public func leave(_ scope: TriggerScope, _ entity: Entity) {
         guard scope.contains(entity) else { return }
         scope.isMember[Int(entity.index)] = 0

@@ -39,8 +39,8 @@ public struct AnimationState {
             row: row, track: trackIndex, animation: store.animationIndex(animationName), loop: loop)
     }
 
-    @discardableResult
     /// The spine-ios spelling of ``setAnimation(_:_:loop:)``.
+    @discardableResult
     public func setAnimationByName(trackIndex: Int, animationName: String, loop: Bool) throws -> TrackEntry {
         try setAnimation(trackIndex, animationName, loop: loop)
     }
@@ -64,18 +64,18 @@ public struct AnimationState {
             row: row, track: trackIndex, animation: store.animationIndex(animationName), loop: loop, delay: delay)
     }
 
-    @discardableResult
     /// The spine-ios spelling of ``addAnimation(_:_:loop:delay:)``.
+    @discardableResult
     public func addAnimationByName(trackIndex: Int, animationName: String, loop: Bool, delay: Float) throws
         -> TrackEntry
     {
         try addAnimation(trackIndex, animationName, loop: loop, delay: delay)
     }
 
-    @discardableResult
     /// Queues an animation (by index into `SkeletonData.animations`) after the track's last entry;
     /// `delay` as in ``addAnimation(_:_:loop:delay:)``.
     /// - Throws: `AnimationStateError.animationOutOfRange` for a negative index.
+    @discardableResult
     public func addAnimation(trackIndex: Int, animation: Int32, loop: Bool, delay: Float) throws -> TrackEntry {
         let (store, row) = try locate()
         guard animation >= 0 else { throw AnimationStateError.animationOutOfRange(animation) }

@@ -103,11 +103,11 @@ public struct PoseView {
     @inline(__always) public func drawOrderSlot(_ k: Int) -> Int { Int(columns.cols.drawOrder[r.drawOrder &+ k]) }
 
     /// Slot `s`'s deform offsets (empty when none is applied).
-    @inline(__always)
     ///
     /// # Safety
     /// The buffer points into the batch: read it before the next frame, spawn or despawn, which
     /// may change or move it. `s` must be below `slotCount`.
+    @inline(__always)
     public func deform(slot s: Int) -> UnsafeBufferPointer<Float> {
         let rig = columns.rig
         let length = Int(columns.cols.deformLength(rig, r, slot: s))

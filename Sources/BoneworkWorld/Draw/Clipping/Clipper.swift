@@ -55,10 +55,10 @@ public struct Clipper: Sendable {
     /// Starts clipping with `worldPolygon` (`x, y` pairs) until the slot `endSlot` has been drawn
     /// (-1: until `clipEnd()`). Ignored while a clip is already active. Returns the number of
     /// convex parts (0 when the polygon has fewer than 3 vertices: everything is clipped away).
-    @discardableResult
     ///
     /// # Safety
     /// `worldPolygon` is copied during the call; it must hold `x, y` pairs.
+    @discardableResult
     public mutating func clipStart(worldPolygon: UnsafeBufferPointer<Float>, endSlot: Int32) -> Int {
         guard !isClipping else { return 0 }
         isClipping = true
