@@ -22,9 +22,24 @@ public enum ContentMode: Sendable, Equatable, CaseIterable {
 
 /// Where the scaled bounds sit in the view (x: -1 left ... 1 right; y: -1 top ... 1 bottom).
 public enum Alignment: Sendable, Equatable, CaseIterable {
-    case topLeft, topCenter, topRight
-    case centerLeft, center, centerRight
-    case bottomLeft, bottomCenter, bottomRight
+    /// The bounds' top-left corner at the view's.
+    case topLeft
+    /// Centred horizontally, at the top.
+    case topCenter
+    /// The bounds' top-right corner at the view's.
+    case topRight
+    /// Centred vertically, at the left edge.
+    case centerLeft
+    /// Centred both ways.
+    case center
+    /// Centred vertically, at the right edge.
+    case centerRight
+    /// The bounds' bottom-left corner at the view's.
+    case bottomLeft
+    /// Centred horizontally, at the bottom.
+    case bottomCenter
+    /// The bounds' bottom-right corner at the view's.
+    case bottomRight
 
     /// Where along x the content sits in the view: -1 left, 0 centre, 1 right.
     public var x: Float {
@@ -119,6 +134,8 @@ public struct Layout: Sendable, Equatable {
 
 /// Computes the rectangle (skeleton coordinates) a view fits and aligns.
 public protocol BoundsProvider {
+    /// The rectangle, in skeleton coordinates, to fit for `drawable` (computed when it is added to
+    /// a view and on `SkeletonView.refreshBounds()`).
     func computeBounds(_ drawable: SkeletonDrawable) throws -> Rect
 }
 

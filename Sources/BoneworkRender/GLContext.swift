@@ -3,7 +3,9 @@ import CGL
 /// The OpenGL context GL objects were made in: kept alive by them and made current again before
 /// they are deleted, so that a deinit never deletes names in another context.
 public enum GLContext {
+    /// A headless EGL context (offscreen rendering).
     case headless(HeadlessGLContext)
+    /// A window's context.
     case window(GLFWWindowContext)
 
     /// Makes the context current on this thread; false when that failed.

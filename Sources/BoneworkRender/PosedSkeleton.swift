@@ -11,6 +11,7 @@ public protocol PosedSkeleton {
     var drawOrderCount: Int { get }
     /// The slot drawn at position `k` of the draw order (0 first, under everything later).
     func drawOrderSlot(_ k: Int) -> Int
+    /// The slot's current colour (straight alpha).
     func slotColor(_ slot: Int) -> Color
     /// The slot's current dark colour; asked only for slots whose data defines one.
     func slotDarkColor(_ slot: Int) -> Color
@@ -20,6 +21,7 @@ public protocol PosedSkeleton {
     func slotSequenceIndex(_ slot: Int) -> Int
     /// Whether the bone is active (skin-required bones of a skin that is not set are not).
     func isBoneActive(_ bone: Int) -> Bool
+    /// The bone's world transform.
     func boneWorld(_ bone: Int) -> BoneWorldTransform
     /// Writes the world positions (`x, y` per vertex) of the vertex attachment (mesh or clipping)
     /// `attachment` shown in `slot`, deform included, into `output` (`worldVerticesLength` floats).

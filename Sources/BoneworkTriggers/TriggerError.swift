@@ -6,6 +6,7 @@ public enum TriggerError: Error, Equatable, CustomStringConvertible {
     case refusedByBarrier(entity: Entity, track: Int, barrier: String, source: String)
     /// Another scope already owns this track of this entity.
     case trackAlreadyScoped(entity: Entity, track: Int, scope: String)
+    /// A trigger names an animation the skeleton does not have.
     case unknownAnimation(String)
 
     /// The error on one line, naming what was refused.

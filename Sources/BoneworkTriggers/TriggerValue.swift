@@ -11,7 +11,9 @@ public struct TriggerValue: Hashable, Sendable, BitwiseCopyable, CustomStringCon
     public enum Kind: UInt8, Sendable, BitwiseCopyable {
         /// Never written.
         case none = 0
+        /// A `Bool`: payload 0 or 1.
         case bool
+        /// An `Int`.
         case int
         /// An `Int?`: the payload is the value, `isNil` tells `nil` apart from 0.
         case optionalInt

@@ -2,10 +2,15 @@ import Foundation
 
 /// The systems of a frame, in the order the scheduler runs them.
 public enum SystemID: Int, CaseIterable, Sendable {
+    /// Advancing track times, queues and mixes.
     case animationState = 0
+    /// Applying the timelines to the local pose.
     case timelineApply
+    /// Constraints and world transforms.
     case pose
+    /// Slot images (sequences) and attachments.
     case slots
+    /// World vertices of the drawn attachments.
     case vertices
 
     /// Number of systems (`allCases` builds an array; frames must not allocate).

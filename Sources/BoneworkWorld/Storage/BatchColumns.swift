@@ -229,6 +229,8 @@ public enum MixBlend: Int32, Sendable {
 
 /// Whether an animation is mixing in or out (the reference's MixDirection).
 public enum MixDirection: Sendable {
+    /// The entry is mixing in.
     case mixIn
+    /// The entry is mixing out.
     case mixOut
 }

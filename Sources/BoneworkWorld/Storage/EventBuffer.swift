@@ -1,6 +1,17 @@
 /// What happened on a track during a frame (the reference's AnimationState event types).
 public enum TrackEventType: UInt8, Sendable, BitwiseCopyable {
-    case start, interrupt, end, complete, dispose, event
+    /// The entry became current.
+    case start
+    /// Another entry replaced it (it mixes out from now).
+    case interrupt
+    /// It is no longer current and will not be applied again.
+    case end
+    /// It reached the end of its animation (each loop, for a looping one).
+    case complete
+    /// It is about to be reused: handles to it go stale.
+    case dispose
+    /// A user event key was passed.
+    case event
 }
 
 /// One event raised while a frame ran.

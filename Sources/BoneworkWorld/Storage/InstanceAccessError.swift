@@ -1,7 +1,10 @@
 /// An element index outside the instance's skeleton.
 public enum InstanceAccessError: Error, Equatable, CustomStringConvertible {
+    /// A bone index outside the skeleton's bones.
     case boneOutOfRange(Int)
+    /// A slot index outside the skeleton's slots.
     case slotOutOfRange(Int)
+    /// An attachment index outside the data's attachments.
     case attachmentOutOfRange(Int32)
     /// A constraint index outside the skeleton's constraints of that kind ("ik", "transform",
     /// "path", "physics").

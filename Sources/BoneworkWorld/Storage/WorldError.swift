@@ -2,6 +2,7 @@
 public enum WorldError: Error, Equatable, CustomStringConvertible {
     /// The entity was despawned (or never belonged to this world).
     case staleEntity(Entity)
+    /// A skin name the skeleton does not have.
     case unknownSkin(String)
     /// A skin name (or index) the skeleton does not have, with the skeleton's file.
     case noSuchSkin(String, skeleton: String)
@@ -12,8 +13,11 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
     case noSuchName(String, kind: String, skeleton: String)
     /// The skeleton's room for composed skins (`ComposedSkins.limit` distinct outfits) is used up.
     case tooManyComposedSkins(skeleton: String, limit: Int)
+    /// An animation name the skeleton does not have.
     case unknownAnimation(String)
+    /// An animation index outside the skeleton's animations.
     case animationOutOfRange(Int32)
+    /// A track index the instance does not have (or an empty track where an entry is needed).
     case trackOutOfRange(Int)
     /// Room for `instances` instances of the skeleton (`bytesEach` bytes of instance storage
     /// each, beside `held` bytes other skeletons hold) would pass the world's `memoryLimit`.
