@@ -136,7 +136,7 @@ public struct SkeletonCanvas {
                 Point(x: r.x, y: r.maxY),
             ], width: width, color: color)
     }
-    /// Draws `text` in the bitmap font (``BitmapFont``) at a fixed size on screen: `x`, `y` are view
+    /// Draws `text` in the bitmap font (`BitmapFont`) at a fixed size on screen: `x`, `y` are view
     /// pixels from the view's top-left to the text's top-left, each font pixel `scale` view pixels
     /// (2: 10x14-pixel glyphs, readable at 1280x720). Lines are split at `\n`, each
     /// `lineHeight(scale:)` apart. One quad per run of lit pixels.
