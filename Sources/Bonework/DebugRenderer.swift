@@ -6,32 +6,55 @@ import BoneworkWorld
 /// paths, clipping polygons and mesh hulls. Shapes come from the current world transforms
 /// (bounding boxes, paths and clipping polygons without deform).
 public struct DebugRenderer {
+    /// Whether `draw` draws each bone as a line along its length, with a dot at its origin.
     public var drawBones = true
+    /// Whether `draw` outlines the bounding box attachments shown in slots.
     public var drawBoundingBoxes = true
+    /// Whether `draw` draws path attachments as polylines through their control points.
     public var drawPaths = true
+    /// Whether `draw` outlines the clipping polygons shown in slots.
     public var drawClipping = true
+    /// Whether `draw` outlines the hull (the first `hullLength` vertices) of each mesh attachment, with its deform applied.
     public var drawMeshHulls = true
+    /// Colour of the bone lines (3 pixels wide).
     public var boneColor = Color(0.9, 0.3, 0.2, 1)
+    /// Colour of the dot (5 pixels) at each bone's world origin.
     public var boneOriginColor = Color(0.2, 0.9, 0.3, 1)
+    /// Colour of bounding box outlines.
     public var boundingBoxColor = Color(0, 0.8, 0.8, 1)
+    /// Colour of path polylines.
     public var pathColor = Color(1, 0.5, 0, 1)
+    /// Colour of clipping polygon outlines.
     public var clippingColor = Color(0.8, 0.2, 0.8, 1)
+    /// Colour of mesh hull outlines (one pixel wide).
     public var hullColor = Color(0.3, 0.5, 1, 1)
 
+    /// A renderer that draws every kind of shape in the default colours.
     public init() {}
 
     /// What the last `draw` drew, per kind.
     public struct Counts: Sendable, Equatable {
+        /// Bones drawn (every bone when ``DebugRenderer/drawBones`` is on, none otherwise).
         public var bones = 0
+        /// Bounding box attachments outlined.
         public var boundingBoxes = 0
+        /// Path attachments drawn.
         public var paths = 0
+        /// Clipping attachments outlined.
         public var clippingPolygons = 0
+        /// Mesh attachments whose hull was outlined.
         public var meshHulls = 0
 
         /// No shapes counted yet.
         public init() {}
     }
 
+    /// Draws the enabled shapes of `drawable`'s current pose onto `canvas`, in skeleton coordinates.
+    ///
+    /// Reads world transforms as they are now, so call it after the world transforms were updated
+    /// (in `onAfterPaint`, or after `SkeletonDrawable.update(delta:)`).
+    /// - Returns: How many shapes of each kind were drawn.
+    /// - Throws: `WorldError.staleEntity` when the drawable's entity was despawned (after `dispose()`).
     @discardableResult
     public func draw(_ drawable: SkeletonDrawable, on canvas: SkeletonCanvas) throws -> Counts {
         var counts = Counts()

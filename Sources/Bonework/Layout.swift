@@ -26,6 +26,7 @@ public enum Alignment: Sendable, Equatable, CaseIterable {
     case centerLeft, center, centerRight
     case bottomLeft, bottomCenter, bottomRight
 
+    /// Horizontal placement factor: -1 aligns to the left edge, 0 centres, 1 aligns to the right edge.
     public var x: Float {
         switch self {
         case .topLeft, .centerLeft, .bottomLeft: -1
@@ -33,6 +34,7 @@ public enum Alignment: Sendable, Equatable, CaseIterable {
         case .topRight, .centerRight, .bottomRight: 1
         }
     }
+    /// Vertical placement factor: -1 aligns to the top edge, 0 centres, 1 aligns to the bottom edge.
     public var y: Float {
         switch self {
         case .topLeft, .topCenter, .topRight: -1
@@ -45,15 +47,28 @@ public enum Alignment: Sendable, Equatable, CaseIterable {
 /// The mapping between skeleton coordinates (y up) and view pixels (y down, origin top-left) for
 /// bounds placed in a view with a mode and an alignment.
 public struct Layout: Sendable, Equatable {
+    /// The skeleton-space rectangle being placed (skeleton units, y up).
     public var bounds: Rect
+    /// The size of the view in pixels.
     public var viewSize: Size
     /// Offset of the view's rectangle inside a larger target (pixels, y down).
     public var origin: Point
+    /// View pixels per skeleton unit horizontally (always finite and positive; 1 when the bounds are degenerate).
     public var scaleX: Float
+    /// View pixels per skeleton unit vertically (always finite and positive).
     public var scaleY: Float
     /// Top-left of the scaled bounds in view pixels.
     public var boundsInView: Rect
 
+    /// Places `bounds` in a view of `viewSize` pixels: scales them by `mode` and positions the result by `alignment`.
+    ///
+    /// Empty bounds (width or height 0 or less) count as 1 unit, so the scale stays finite.
+    /// - Parameters:
+    ///   - bounds: The rectangle to show, in skeleton coordinates.
+    ///   - viewSize: The view's size in pixels.
+    ///   - mode: How the bounds are scaled to the view.
+    ///   - alignment: Where the scaled bounds sit inside the view.
+    ///   - origin: The view's top-left corner inside a larger render target, in pixels (y down).
     public init(
         bounds: Rect, viewSize: Size, mode: ContentMode, alignment: Alignment, origin: Point = Point(x: 0, y: 0)
     ) {
@@ -111,12 +126,17 @@ public struct Layout: Sendable, Equatable {
 
 /// Computes the rectangle (skeleton coordinates) a view fits and aligns.
 public protocol BoundsProvider {
+    /// The rectangle, in skeleton coordinates, that the view should fit for `drawable`.
+    /// - Throws: When the bounds cannot be computed (for example `BoneworkError.disposed`).
     func computeBounds(_ drawable: SkeletonDrawable) throws -> Rect
 }
 
 /// The bounds of the skeleton in its setup pose, wearing its current skin.
 public struct SetupPoseBounds: BoundsProvider {
+    /// Setup-pose bounds; holds no state.
     public init() {}
+    /// The bounds of a throwaway copy of `drawable` in the setup pose wearing its current skin (custom skins included).
+    /// - Throws: `BoneworkError.disposed` after `dispose()`.
     public func computeBounds(_ drawable: SkeletonDrawable) throws -> Rect {
         try drawable.checkAlive()
         let probe = try Probe(drawable, skin: nil)
@@ -126,29 +146,41 @@ public struct SetupPoseBounds: BoundsProvider {
 
 /// Fixed bounds.
 public struct RawBounds: BoundsProvider {
+    /// The rectangle returned for every drawable, in skeleton coordinates.
     public var rect: Rect
+    /// Fixed bounds at (`x`, `y`) (the minimum corner) of `width` by `height` skeleton units.
     public init(x: Float, y: Float, width: Float, height: Float) {
         rect = Rect(x: x, y: y, width: width, height: height)
     }
+    /// Returns ``rect`` whatever the drawable.
     public func computeBounds(_ drawable: SkeletonDrawable) throws -> Rect { rect }
 }
 
 /// The union of the bounds over every frame (sampled every `stepTime` seconds) of the given
 /// animations, wearing the given skins added together (an empty list: the current skin).
 public struct SkinAndAnimationBounds: BoundsProvider {
+    /// Names of the animations sampled; the setup pose alone when empty.
     public var animations: [String]
+    /// Names of the data skins worn together while sampling; empty: the drawable's current skin.
     public var skins: [String]
+    /// Seconds between samples; must be positive and finite. At most 10,000 samples are taken per animation.
     public var stepTime: Float
 
+    /// Bounds over one animation (nil: only the setup pose) wearing `skins`, sampled every `stepTime` seconds.
     public init(animation: String? = nil, skins: [String] = [], stepTime: Float = 0.1) {
         self.init(animations: animation.map { [$0] } ?? [], skins: skins, stepTime: stepTime)
     }
+    /// Bounds over several animations wearing `skins`, sampled every `stepTime` seconds.
     public init(animations: [String], skins: [String] = [], stepTime: Float = 0.1) {
         self.animations = animations
         self.skins = skins
         self.stepTime = stepTime
     }
 
+    /// Samples each animation on a throwaway copy of `drawable` (track 0, not looping, from the setup pose) and returns the union of the pose bounds, the setup pose included.
+    /// - Throws: `BoneworkError.invalidArgument` for a `stepTime` that is not positive and finite,
+    ///   `BoneworkError.unknownAnimation` for an animation name the skeleton lacks,
+    ///   `WorldError.noSuchSkin` for an unknown skin name, `BoneworkError.disposed` after `dispose()`.
     public func computeBounds(_ drawable: SkeletonDrawable) throws -> Rect {
         try drawable.checkAlive()
         guard stepTime > 0, stepTime.isFinite else { throw BoneworkError.invalidArgument("stepTime \(stepTime)") }

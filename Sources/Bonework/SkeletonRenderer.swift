@@ -8,6 +8,7 @@ import Synchronization
 /// it), one draw list per frame (skeletons and overlay shapes in the order added), one draw call
 /// per texture/blend change.
 public final class SkeletonRenderer {
+    /// The GL context this renderer draws with; make it current before drawing from another thread.
     public let context: GLContext
     let batch: BatchRenderer
     private var textures: [ObjectIdentifier: (atlas: Atlas, textures: AtlasTextures)] = [:]
@@ -18,6 +19,8 @@ public final class SkeletonRenderer {
     /// What the skeletons of the last frame drew.
     public private(set) var stats = FrameStats()
 
+    /// A renderer for `context` (which must be current): compiles the batch shaders and uploads a 1x1 white texture for shapes.
+    /// - Throws: `RenderError` when the shaders or the texture cannot be created.
     public init(context: GLContext) throws {
         self.context = context
         batch = try BatchRenderer(context: context)
@@ -41,6 +44,7 @@ public final class SkeletonRenderer {
 
     /// Releases every atlas's textures (they are uploaded again when next needed).
     public func releaseTextures() { textures.removeAll() }
+    /// Atlases whose textures are uploaded in this context now.
     public var textureSetCount: Int { textures.count }
 
     /// Draws a drawable's current pose into the bound framebuffer (GL viewport over a target of

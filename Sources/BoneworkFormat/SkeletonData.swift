@@ -83,8 +83,18 @@ public final class SkeletonData: Sendable {
         return result
     }
 
+    /// The index of the bone named `name` into ``bones`` (the `Int` that `World.boneWorld(_:bone:)`
+    /// and the other per-bone accessors take), nil when the skeleton has no such bone.
+    public func findBoneIndex(_ name: String) -> Int? { boneIndex[name].map(Int.init) }
+    /// The index of the slot named `name` into ``slots``, nil when the skeleton has no such slot.
+    public func findSlotIndex(_ name: String) -> Int? { slotIndex[name].map(Int.init) }
+    /// The index of the skin named `name` into ``skins``, nil when the skeleton has no such skin.
+    public func findSkinIndex(_ name: String) -> Int? { skinIndex[name].map(Int.init) }
+    @available(*, deprecated, renamed: "findBoneIndex(_:)", message: "findBoneIndex returns Int")
     public func findBone(_ name: String) -> Int32? { boneIndex[name] }
+    @available(*, deprecated, renamed: "findSlotIndex(_:)", message: "findSlotIndex returns Int")
     public func findSlot(_ name: String) -> Int32? { slotIndex[name] }
+    @available(*, deprecated, renamed: "findSkinIndex(_:)", message: "findSkinIndex returns Int")
     public func findSkin(_ name: String) -> Int32? { skinIndex[name] }
     public func findAnimation(_ name: String) -> Int32? { animationIndex[name] }
     public func findEvent(_ name: String) -> Int32? { eventIndex[name] }

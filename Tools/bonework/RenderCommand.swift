@@ -109,7 +109,9 @@ enum RenderCommand {
         let renderer = try RequestRenderer(baseDirectory: "")
         let (data, drawData) = try renderer.skeleton(skeletonPath, atlas: atlasPath)
         let pages = try renderer.textures(atlas: atlasPath).bindings
-        if let skin, data.findSkin(skin) == nil { throw Failure(description: "\(skeletonPath) has no skin `\(skin)`") }
+        if let skin, data.findSkinIndex(skin) == nil {
+            throw Failure(description: "\(skeletonPath) has no skin `\(skin)`")
+        }
         if let animation, data.findAnimation(animation) == nil {
             throw Failure(description: "\(skeletonPath) has no animation `\(animation)`")
         }
