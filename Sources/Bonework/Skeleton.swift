@@ -60,22 +60,17 @@ public struct Skeleton {
     /// The shared, immutable skeleton data this instance was spawned from.
     public var data: SkeletonData { drawable.skeletonData }
 
-    /// The bone called `name`.
-    /// - Throws: `WorldError.noSuchName` naming the skeleton file when there is none.
-    public func findBone(_ name: String) throws -> Bone {
-        guard let index = data.findBone(name) else {
-            throw WorldError.noSuchName(name, kind: "bone", skeleton: data.file)
-        }
-        return Bone(skeleton: self, index: Int(index))
+    /// The bone named `name`, nil when the skeleton has no such bone (as the reference's
+    /// `findBone`). Cheap (one dictionary lookup): keep the handle rather than looking it up
+    /// every frame.
+    public func findBone(_ name: String) -> Bone? {
+        data.findBoneIndex(name).map { Bone(skeleton: self, index: $0) }
     }
 
-    /// The slot called `name`.
-    /// - Throws: `WorldError.noSuchName` naming the skeleton file when there is none.
-    public func findSlot(_ name: String) throws -> Slot {
-        guard let index = data.findSlot(name) else {
-            throw WorldError.noSuchName(name, kind: "slot", skeleton: data.file)
-        }
-        return Slot(skeleton: self, index: Int(index))
+    /// The slot named `name`, nil when the skeleton has no such slot (as the reference's
+    /// `findSlot`).
+    public func findSlot(_ name: String) -> Slot? {
+        data.findSlotIndex(name).map { Slot(skeleton: self, index: $0) }
     }
 
     /// Every bone, in the data's order (parents before children); builds the array on each call.
@@ -94,7 +89,7 @@ public struct Skeleton {
     /// Wears a skin of the skeleton data by name (nil: none).
     public func setSkin(_ name: String?) throws {
         try drawable.checkAlive()
-        if let name, data.findSkin(name) == nil { throw WorldError.noSuchSkin(name, skeleton: data.file) }
+        if let name, data.findSkinIndex(name) == nil { throw WorldError.noSuchSkin(name, skeleton: data.file) }
         drawable.customSkin = nil
         try world.setSkin(entity, name)
     }

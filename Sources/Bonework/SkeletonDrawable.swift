@@ -33,7 +33,7 @@ public final class SkeletonDrawable {
     public init(assets: SkeletonAssets, world: World? = nil, skin: String? = nil) throws {
         self.assets = assets
         self.world = world ?? World(trackCount: 4)
-        if let skin, assets.skeletonData.findSkin(skin) == nil {
+        if let skin, assets.skeletonData.findSkinIndex(skin) == nil {
             throw WorldError.noSuchSkin(skin, skeleton: assets.skeletonData.file)
         }
         entity = try self.world.spawn(assets.skeletonData, skin: skin)

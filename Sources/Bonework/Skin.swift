@@ -31,11 +31,11 @@ public final class Skin {
 
     /// Adds every attachment of a skeleton skin (later skins replace earlier ones on the same key).
     public func addSkin(_ skinName: String) throws {
-        guard let index = skeletonData.findSkin(skinName) else {
+        guard let index = skeletonData.findSkinIndex(skinName) else {
             throw WorldError.noSuchSkin(skinName, skeleton: skeletonData.file)
         }
-        parts.append(index)
-        for entry in skeletonData.skins[Int(index)].entries {
+        parts.append(Int32(index))
+        for entry in skeletonData.skins[index].entries {
             table[Self.key(entry.slot, entry.name)] = entry.attachment
         }
     }

@@ -166,7 +166,7 @@ public enum ScenarioRunner {
             recorder.trace.events.append(
                 ScenarioTrace.Event(
                     update: recorder.update, type: type, track: (try? entry.trackIndex) ?? -1,
-                    animation: (try? entry.animationName) ?? "?", event: event))
+                    animation: entry.name ?? "?", event: event))
         }
         var last: TrackEntry?
         for step in scenario.steps {
@@ -176,9 +176,9 @@ public enum ScenarioRunner {
             case .addAnimation(let track, let animation, let loop, let delay):
                 last = try state.addAnimation(track, animation, loop: loop, delay: delay)
             case .setEmptyAnimation(let track, let mixDuration):
-                last = try state.setEmptyAnimation(trackIndex: track, mixDuration: mixDuration)
+                last = try state.setEmptyAnimation(track, mixDuration: mixDuration)
             case .addEmptyAnimation(let track, let mixDuration, let delay):
-                last = try state.addEmptyAnimation(trackIndex: track, mixDuration: mixDuration, delay: delay)
+                last = try state.addEmptyAnimation(track, mixDuration: mixDuration, delay: delay)
             case .setEntry(let field, let value):
                 guard let entry = last else { throw Scenario.FormatError(description: "setEntry before any set/add") }
                 // An entry already disposed keeps nothing: the reference writes into a pooled
@@ -253,15 +253,17 @@ public enum ScenarioRunner {
     }
 
     static func slotIndex(_ name: String, _ data: SkeletonData) throws -> Int {
-        guard let s = data.findSlot(name) else { throw WorldError.noSuchName(name, kind: "slot", skeleton: data.file) }
-        return Int(s)
+        guard let s = data.findSlotIndex(name) else {
+            throw WorldError.noSuchName(name, kind: "slot", skeleton: data.file)
+        }
+        return s
     }
 
     /// Performs one format 2 application operation (the spine-cpp calls of the format's table).
     static func perform(_ op: Scenario.Control, _ world: World, _ e: Entity, _ data: SkeletonData) throws {
         switch op {
         case .setBone(let bone, let x, let y, let rotation, let scaleX, let scaleY, let shearX, let shearY):
-            guard let b = data.findBone(bone).map(Int.init) else {
+            guard let b = data.findBoneIndex(bone) else {
                 throw WorldError.noSuchName(bone, kind: "bone", skeleton: data.file)
             }
             var p = try world.boneLocal(e, bone: b)
@@ -347,8 +349,8 @@ public enum ScenarioRunner {
             guard let entry else { continue }
             tracks.append(
                 ScenarioTrace.TrackState(
-                    track: t, animation: try entry.animationName, trackTime: try entry.trackTime,
-                    mixingFrom: try entry.mixingFrom?.animationName))
+                    track: t, animation: entry.name ?? "?", trackTime: try entry.trackTime,
+                    mixingFrom: try entry.mixingFrom?.name))
         }
         return ScenarioTrace.Frame(update: update, pose: try world.pose(entity), tracks: tracks)
     }

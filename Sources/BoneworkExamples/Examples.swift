@@ -26,7 +26,7 @@ public enum Examples {
         var report = ExampleReport()
         let view = SkeletonView(size: Size(width: 200, height: 200))
         let controller = SkeletonController(onInitialized: { controller in
-            try controller.animationState.setAnimationByName(trackIndex: 0, animationName: "walk", loop: true)
+            try controller.animationState.setAnimation(0, "walk", loop: true)
         })
         try await defaultCharacter(view, controller: controller)
         guard options.headless else {
@@ -47,7 +47,7 @@ public enum Examples {
         var report = ExampleReport()
         let view = SkeletonView(size: Size(width: 200, height: 200))
         let controller = SkeletonController(onInitialized: { controller in
-            try controller.animationState.setAnimationByName(trackIndex: 0, animationName: "run", loop: true)
+            try controller.animationState.setAnimation(0, "run", loop: true)
         })
         try await defaultCharacter(view, controller: controller)
         guard options.headless else {
@@ -83,16 +83,16 @@ public enum Examples {
             try controller.animationStateData.setDefaultMix(0.2)
             let state = try controller.animationState
             try state.setListener { type, entry, event in
-                let name = (try? entry.animationName) ?? "?"
+                let name = entry.name ?? "?"
                 if let event {
                     log.lines.append("\(type) \(name) \(event.name) int=\(event.intValue) string=\(event.stringValue)")
                 } else {
                     log.lines.append("\(type) \(name)")
                 }
             }
-            try state.setAnimationByName(trackIndex: 0, animationName: "walk", loop: false)
-            try state.addAnimationByName(trackIndex: 0, animationName: "flinch", loop: false, delay: 0)
-            try state.addAnimationByName(trackIndex: 0, animationName: "run", loop: true, delay: 0)
+            try state.setAnimation(0, "walk", loop: false)
+            try state.addAnimation(0, "flinch", loop: false, delay: 0)
+            try state.addAnimation(0, "run", loop: true, delay: 0)
         })
         try await defaultCharacter(view, controller: controller)
         guard options.headless else {
@@ -128,9 +128,9 @@ public enum Examples {
         let view = SkeletonView(size: Size(width: 240, height: 240))
         let controller = SkeletonController(
             onInitialized: { controller in
-                try controller.animationState.setAnimationByName(trackIndex: 0, animationName: "walk", loop: true)
+                try controller.animationState.setAnimation(0, "walk", loop: true)
                 // Show the bounding box the export keeps hidden in the setup pose.
-                if let slot = try? controller.skeleton.findSlot("head-bb") { try slot.setAttachment("head") }
+                if let slot = (try? controller.skeleton)?.findSlot("head-bb") { try slot.setAttachment("head") }
             },
             onAfterPaint: { controller, canvas in
                 counts.value = try debug.draw(try controller.loaded(), on: canvas)
@@ -206,8 +206,7 @@ public enum Examples {
         guard options.headless else {
             let view = SkeletonView(size: Size(width: 300, height: 300))
             let controller = SkeletonController(onInitialized: { controller in
-                try controller.animationState.setAnimationByName(
-                    trackIndex: 0, animationName: report.usedExampleExport ? "dance" : "idle", loop: true)
+                try controller.animationState.setAnimation(0, report.usedExampleExport ? "dance" : "idle", loop: true)
             })
             try view.add(drawable, controller: controller)
             var selected = -1
@@ -259,15 +258,17 @@ public enum Examples {
             onInitialized: { controller in
                 let state = try controller.animationState
                 if report.usedExampleExport {
-                    try state.setAnimationByName(trackIndex: 0, animationName: "walk", loop: true)
-                    try state.setAnimationByName(trackIndex: 1, animationName: animation, loop: true)
+                    try state.setAnimation(0, "walk", loop: true)
+                    try state.setAnimation(1, animation, loop: true)
                 } else {
-                    try state.setAnimationByName(trackIndex: 0, animationName: animation, loop: true)
+                    try state.setAnimation(0, animation, loop: true)
                 }
             },
             onBeforeUpdateWorldTransforms: { controller in
                 guard let p = pointer.position, let world = controller.toSkeletonCoordinates(p) else { return }
-                let bone = try controller.skeleton.findBone(targetBone)
+                guard let bone = try controller.skeleton.findBone(targetBone) else {
+                    throw BoneworkError.unknownBone(targetBone)
+                }
                 try bone.setPosition(try bone.worldToParent(world))
             },
             onAfterPaint: { controller, canvas in
@@ -303,7 +304,9 @@ public enum Examples {
             let error: Double
             if report.usedExampleExport {
                 // The aim constraint turns the rear upper arm towards the crosshair.
-                let arm = try skeleton.findBone("rear-upper-arm")
+                guard let arm = skeleton.findBone("rear-upper-arm") else {
+                    throw BoneworkError.unknownBone("rear-upper-arm")
+                }
                 let origin = try arm.worldPosition
                 let want = atan2(Double(target.y - origin.y), Double(target.x - origin.x)) * 180 / .pi
                 var diff = want - Double(try arm.worldRotationX)
@@ -311,8 +314,10 @@ public enum Examples {
                 error = abs(diff)
                 report.log.append("frame \(k): target \(target) arm angle error \(error) degrees")
             } else {
-                let foot = try skeleton.findBone("front-foot").worldPosition
-                let t = try skeleton.findBone(targetBone).worldPosition
+                guard let footBone = skeleton.findBone("front-foot"), let targetHandle = skeleton.findBone(targetBone)
+                else { throw BoneworkError.unknownBone("front-foot or \(targetBone)") }
+                let foot = try footBone.worldPosition
+                let t = try targetHandle.worldPosition
                 error = Double(((foot.x - t.x) * (foot.x - t.x) + (foot.y - t.y) * (foot.y - t.y)).squareRoot())
                 report.log.append("frame \(k): target \(target) foot distance \(error)")
             }
@@ -334,7 +339,7 @@ public enum Examples {
         var report = ExampleReport()
         let view = SkeletonView(size: Size(width: 160, height: 160))
         let controller = SkeletonController(onInitialized: { controller in
-            try controller.animationState.setAnimationByName(trackIndex: 0, animationName: "walk", loop: true)
+            try controller.animationState.setAnimation(0, "walk", loop: true)
         })
         try await defaultCharacter(view, controller: controller)
         guard options.headless else {

@@ -107,11 +107,21 @@ public final class SkeletonData: Sendable {
         return result
     }
 
-    /// The index in ``bones`` of the bone with this name, nil when none; a hash lookup.
+    /// The index of the bone named `name` into ``bones`` (the `Int` that `World.boneWorld(_:bone:)`
+    /// and the other per-bone accessors take), nil when the skeleton has no such bone.
+    public func findBoneIndex(_ name: String) -> Int? { boneIndex[name].map(Int.init) }
+    /// The index of the slot named `name` into ``slots``, nil when the skeleton has no such slot.
+    public func findSlotIndex(_ name: String) -> Int? { slotIndex[name].map(Int.init) }
+    /// The index of the skin named `name` into ``skins``, nil when the skeleton has no such skin.
+    public func findSkinIndex(_ name: String) -> Int? { skinIndex[name].map(Int.init) }
+    /// The bone's index as `Int32`: use `findBoneIndex(_:)`, whose `Int` the per-bone accessors take.
+    @available(*, deprecated, renamed: "findBoneIndex(_:)", message: "findBoneIndex returns Int")
     public func findBone(_ name: String) -> Int32? { boneIndex[name] }
-    /// The index in ``slots`` of the slot with this name, nil when none; a hash lookup.
+    /// The slot's index as `Int32`: use `findSlotIndex(_:)`, whose `Int` the per-slot accessors take.
+    @available(*, deprecated, renamed: "findSlotIndex(_:)", message: "findSlotIndex returns Int")
     public func findSlot(_ name: String) -> Int32? { slotIndex[name] }
-    /// The index in ``skins`` of the skin with this name, nil when none; a hash lookup.
+    /// The skin's index as `Int32`: use `findSkinIndex(_:)`, whose `Int` the per-skin accessors take.
+    @available(*, deprecated, renamed: "findSkinIndex(_:)", message: "findSkinIndex returns Int")
     public func findSkin(_ name: String) -> Int32? { skinIndex[name] }
     /// The index in ``animations`` of the animation with this name, nil when none; a hash lookup.
     public func findAnimation(_ name: String) -> Int32? { animationIndex[name] }

@@ -51,7 +51,7 @@ public enum CrowdOutfits {
         guard count <= possible else {
             throw .tooFewCombinations(skeleton: data.file, asked: count, possible: possible)
         }
-        let base = data.findSkin("skin-base") != nil ? ["skin-base"] : []
+        let base = data.findSkinIndex("skin-base") != nil ? ["skin-base"] : []
         var random = SplitMix64(seed: seed)
         var seen = Set<[String]>()
         var outfits: [[String]] = []
@@ -87,7 +87,9 @@ extension CrowdOutfits {
         let rig = CompiledSkeleton(data)
         var best: (steps: Int, floats: Int, outfit: [String])?
         for outfit in outfits {
-            guard let plan = try? rig.plan(parts: outfit.compactMap { data.findSkin($0) }) else { continue }
+            guard let plan = try? rig.plan(parts: outfit.compactMap { data.findSkinIndex($0).map(Int32.init) }) else {
+                continue
+            }
             let steps = rig.describeProgram(plan: plan).count
             var floats = 0
             for (s, slot) in data.slots.enumerated() where slot.attachmentName >= 0 {

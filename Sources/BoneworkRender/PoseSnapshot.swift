@@ -52,7 +52,7 @@ public struct PoseSnapshot: PosedSkeleton {
     /// first, then in the default skin (the reference's lookup order); a name found in neither
     /// leaves the slot empty.
     public init(_ pose: InstancePose, data: SkeletonData, skin: String?) {
-        let skinIndex = skin.flatMap { data.findSkin($0) }
+        let skinIndex = skin.flatMap { data.findSkinIndex($0) }.map(Int32.init)
         var attachments: [Int] = []
         for (slot, name) in pose.attachments.enumerated() {
             attachments.append(Self.attachmentIndex(data: data, skin: skinIndex, slot: slot, name: name))

@@ -187,7 +187,7 @@ public final class RequestRenderer {
     /// The request's pose procedure, leaving the posed instance in its world (read it through
     /// `World.poseView`).
     public static func posedWorld(_ request: RenderRequest, data: SkeletonData) throws -> (World, Entity) {
-        if let skin = request.skin, data.findSkin(skin) == nil {
+        if let skin = request.skin, data.findSkinIndex(skin) == nil {
             throw RenderError.request("\(data.file) has no skin `\(skin)`")
         }
         if let animation = request.animation, data.findAnimation(animation) == nil {

@@ -242,7 +242,7 @@ private func loadError(_ body: () throws -> Void) -> LoadError? {
         let bones = try #require(json["bones"] as? [[String: Any]])
         #expect(data.bones.map(\.name) == bones.map { $0["name"] as? String ?? "" })
         for (bone, map) in zip(data.bones, bones) {
-            let parent = (map["parent"] as? String).flatMap { data.findBone($0) } ?? -1
+            let parent = (map["parent"] as? String).flatMap { data.findBone32($0) } ?? -1
             #expect(bone.parent == parent, "\(file) bone \(bone.name) parent")
             for (value, key, fallback) in [
                 (bone.x, "x", 0.0), (bone.y, "y", 0), (bone.rotation, "rotation", 0), (bone.length, "length", 0),
@@ -271,13 +271,14 @@ private func loadError(_ body: () throws -> Void) -> LoadError? {
     func constraintsMatchJSONExport(_ file: String) throws {
         let (data, json) = try loadWithJSONTwin(file)
         func bones(_ map: [String: Any]) -> [Int32] {
-            (map["bones"] as? [String] ?? []).map { data.findBone($0) ?? -1 }
+            (map["bones"] as? [String] ?? []).map { data.findBone32($0) ?? -1 }
         }
         let ik = json["ik"] as? [[String: Any]] ?? []
         #expect(data.ikConstraints.map(\.name) == ik.map { $0["name"] as? String ?? "" }, "\(file) ik names")
         for (c, m) in zip(data.ikConstraints, ik) {
             #expect(
-                c.bones == bones(m) && c.target == data.findBone(m["target"] as? String ?? ""), "\(file) ik \(c.name)")
+                c.bones == bones(m) && c.target == data.findBone32(m["target"] as? String ?? ""), "\(file) ik \(c.name)"
+            )
             #expect(
                 c.order == Int32(number(m, "order", 0)) && c.skinRequired == flag(m, "skin"), "\(file) ik \(c.name)")
             #expect(
@@ -293,7 +294,8 @@ private func loadError(_ body: () throws -> Void) -> LoadError? {
         let transform = json["transform"] as? [[String: Any]] ?? []
         #expect(data.transformConstraints.map(\.name) == transform.map { $0["name"] as? String ?? "" })
         for (c, m) in zip(data.transformConstraints, transform) {
-            #expect(c.bones == bones(m) && c.target == data.findBone(m["target"] as? String ?? ""), "\(file) \(c.name)")
+            #expect(
+                c.bones == bones(m) && c.target == data.findBone32(m["target"] as? String ?? ""), "\(file) \(c.name)")
             #expect([c.local, c.relative] == [flag(m, "local"), flag(m, "relative")], "\(file) \(c.name) flags")
             let mixX = number(m, "mixX", 1)
             let mixScaleX = number(m, "mixScaleX", 1)
@@ -311,7 +313,8 @@ private func loadError(_ body: () throws -> Void) -> LoadError? {
         let path = json["path"] as? [[String: Any]] ?? []
         #expect(data.pathConstraints.map(\.name) == path.map { $0["name"] as? String ?? "" })
         for (c, m) in zip(data.pathConstraints, path) {
-            #expect(c.bones == bones(m) && c.target == data.findSlot(m["target"] as? String ?? ""), "\(file) \(c.name)")
+            #expect(
+                c.bones == bones(m) && c.target == data.findSlot32(m["target"] as? String ?? ""), "\(file) \(c.name)")
             let modes = [
                 (m["positionMode"] as? String ?? "percent") == "fixed" ? 0 : 1,
                 ["length", "fixed", "percent", "proportional"].firstIndex(of: m["spacingMode"] as? String ?? "length"),
@@ -332,7 +335,7 @@ private func loadError(_ body: () throws -> Void) -> LoadError? {
         let physics = json["physics"] as? [[String: Any]] ?? []
         #expect(data.physicsConstraints.map(\.name) == physics.map { $0["name"] as? String ?? "" })
         for (c, m) in zip(data.physicsConstraints, physics) {
-            #expect(c.bone == data.findBone(m["bone"] as? String ?? ""), "\(file) physics \(c.name) bone")
+            #expect(c.bone == data.findBone32(m["bone"] as? String ?? ""), "\(file) physics \(c.name) bone")
             let expected = [
                 number(m, "x", 0), number(m, "y", 0), number(m, "rotate", 0), number(m, "scaleX", 0),
                 number(m, "shearX", 0), number(m, "limit", 5000), 1 / number(m, "fps", 60), number(m, "inertia", 1),
@@ -361,9 +364,9 @@ private func loadError(_ body: () throws -> Void) -> LoadError? {
         let skins = json["skins"] as? [[String: Any]] ?? []
         for skinMap in skins {
             let skinName = skinMap["name"] as? String ?? ""
-            let skin = try #require(data.findSkin(skinName), "\(file): skin \(skinName)")
+            let skin = try #require(data.findSkin32(skinName), "\(file): skin \(skinName)")
             let skinData = data.skins[Int(skin)]
-            let bones = (skinMap["bones"] as? [String] ?? []).map { data.findBone($0) ?? -1 }
+            let bones = (skinMap["bones"] as? [String] ?? []).map { data.findBone32($0) ?? -1 }
             #expect(Set(skinData.bones) == Set(bones), "\(file) skin \(skinName) bones")
             var constraints: [ConstraintRef] = []
             for (key, kind, names) in [
@@ -380,7 +383,7 @@ private func loadError(_ body: () throws -> Void) -> LoadError? {
             let slots = skinMap["attachments"] as? [String: [String: [String: Any]]] ?? [:]
             #expect(skinData.entries.count == slots.values.reduce(0) { $0 + $1.count }, "\(file) skin \(skinName)")
             for (slotName, attachments) in slots {
-                let slot = try #require(data.findSlot(slotName))
+                let slot = try #require(data.findSlot32(slotName))
                 for (key, m) in attachments {
                     let what = "\(file) skin \(skinName) slot \(slotName) attachment \(key)"
                     guard let nameID = data.attachmentNameID(key),
@@ -433,7 +436,7 @@ private func loadError(_ body: () throws -> Void) -> LoadError? {
         case "linkedmesh":
             #expect(a.isLinkedMesh, "\(what) linked")
             guard a.parentMesh >= 0 else { return }
-            let parentSkin = try #require(data.findSkin(m["skin"] as? String ?? "default"))
+            let parentSkin = try #require(data.findSkin32(m["skin"] as? String ?? "default"))
             let parentEntry = data.skins[Int(parentSkin)].entries.first { $0.attachment == a.parentMesh }
             #expect(parentEntry.map { data.attachmentNames[Int($0.name)] } == m["parent"] as? String, "\(what) parent")
             let inherits = flag(m, "timelines", true)
@@ -477,7 +480,7 @@ private func loadError(_ body: () throws -> Void) -> LoadError? {
                 #expect(near(a.lengths, floats(m["lengths"]), 0.01), "\(what) lengths")
             }
             if type == "clipping" {
-                #expect(a.endSlot == (m["end"] as? String).flatMap { data.findSlot($0) } ?? -1, "\(what) end slot")
+                #expect(a.endSlot == (m["end"] as? String).flatMap { data.findSlot32($0) } ?? -1, "\(what) end slot")
             }
         }
     }
@@ -521,9 +524,9 @@ private func loadError(_ body: () throws -> Void) -> LoadError? {
             // Deform keys: full vertex arrays built from the JSON offsets.
             let deformSkins = m["attachments"] as? [String: [String: [String: [String: Any]]]] ?? [:]
             for (skinName, slots) in deformSkins {
-                let skin = try #require(data.findSkin(skinName))
+                let skin = try #require(data.findSkin32(skinName))
                 for (slotName, attachments) in slots {
-                    let slot = try #require(data.findSlot(slotName))
+                    let slot = try #require(data.findSlot32(slotName))
                     for (key, timelines) in attachments {
                         guard let keys = timelines["deform"] as? [[String: Any]] else { continue }
                         let index = try #require(

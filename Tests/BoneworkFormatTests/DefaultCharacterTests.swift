@@ -87,17 +87,17 @@ import Testing
         #expect(data.version.hasPrefix("4.2."))
         #expect(data.bones.map(\.name) == Self.bones.map(\.0))
         for (i, (name, parent)) in Self.bones.enumerated() {
-            let expected = parent.flatMap { data.findBone($0) } ?? -1
+            let expected = parent.flatMap { data.findBone32($0) } ?? -1
             #expect(data.bones[i].parent == expected, "parent of \(name)")
         }
         // Feet keep their own rotation whatever the shin does.
         for foot in ["back-foot", "front-foot"] {
-            let index = try #require(data.findBone(foot))
+            let index = try #require(data.findBone32(foot))
             #expect(data.bones[Int(index)].inherit == .noRotationOrReflection)
         }
         #expect(data.slots.map(\.name) == Self.slots)
-        let body = try #require(data.findSlot("body"))
-        #expect(data.slots[Int(body)].bone == data.findBone("torso"))
+        let body = try #require(data.findSlot32("body"))
+        #expect(data.slots[Int(body)].bone == data.findBone32("torso"))
         #expect(data.width > 50 && data.height > 250, "bounds \(data.width) x \(data.height)")
     }
 
@@ -105,10 +105,10 @@ import Testing
         let data = try Self.load()
         #expect(data.ikConstraints.map(\.name) == ["back-leg-ik", "front-leg-ik"])
         for (constraint, side) in zip(data.ikConstraints, ["back", "front"]) {
-            let thigh = try #require(data.findBone("\(side)-thigh"))
-            let shin = try #require(data.findBone("\(side)-shin"))
+            let thigh = try #require(data.findBone32("\(side)-thigh"))
+            let shin = try #require(data.findBone32("\(side)-shin"))
             #expect(constraint.bones == [thigh, shin])
-            #expect(constraint.target == data.findBone("\(side)-foot-target"))
+            #expect(constraint.target == data.findBone32("\(side)-foot-target"))
             #expect(constraint.bendDirection == -1)
             #expect(constraint.mix == 1)
         }
@@ -117,18 +117,18 @@ import Testing
     @Test func skinsDressTheCharacter() throws {
         let data = try Self.load()
         #expect(data.skins.map(\.name) == ["default", "blue", "orange"])
-        #expect(data.defaultSkin == data.findSkin("default"))
-        for name in DefaultCharacter.skinNames { #expect(data.findSkin(name) != nil, "skin \(name)") }
+        #expect(data.defaultSkin == data.findSkin32("default"))
+        for name in DefaultCharacter.skinNames { #expect(data.findSkin32(name) != nil, "skin \(name)") }
 
-        let bodySlot = try #require(data.findSlot("body"))
+        let bodySlot = try #require(data.findSlot32("body"))
         let bodyName = try #require(data.attachmentNameID("body"))
         #expect(data.attachment(skin: data.defaultSkin, slot: bodySlot, name: bodyName) == nil)
-        let hip = try #require(data.findBone("hip"))
-        let torso = try #require(data.findBone("torso"))
-        let neck = try #require(data.findBone("neck"))
+        let hip = try #require(data.findBone32("hip"))
+        let torso = try #require(data.findBone32("torso"))
+        let neck = try #require(data.findBone32("neck"))
         let atlas = try #require(data.atlas)
         for team in ["blue", "orange"] {
-            let skin = try #require(data.findSkin(team))
+            let skin = try #require(data.findSkin32(team))
             let index = try #require(data.attachment(skin: skin, slot: bodySlot, name: bodyName), "\(team) body")
             let mesh = data.attachments[Int(index)]
             #expect(mesh.name == "\(team)/body")
@@ -155,7 +155,7 @@ import Testing
             #expect(frame.region == atlas.regionIndex(named: "\(team)/body"))
 
             for slotName in ["front-upper-arm", "back-thigh"] {
-                let slot = try #require(data.findSlot(slotName))
+                let slot = try #require(data.findSlot32(slotName))
                 let setupName = data.slots[Int(slot)].attachmentName
                 let part = try #require(data.attachment(skin: skin, slot: slot, name: setupName), "\(slotName)")
                 #expect(data.attachments[Int(part)].kind == .region)
@@ -163,7 +163,7 @@ import Testing
             }
         }
 
-        let eyes = try #require(data.findSlot("eyes"))
+        let eyes = try #require(data.findSlot32("eyes"))
         #expect(data.slots[Int(eyes)].attachmentName == data.attachmentNameID("eyes"))
         for name in ["eyes", "eyes-closed"] {
             let id = try #require(data.attachmentNameID(name))
@@ -196,10 +196,10 @@ import Testing
             }
             // Legs swing through their IK targets; arms swing too.
             for bone in ["back-foot-target", "front-foot-target"] {
-                let target = try #require(data.findBone(bone))
+                let target = try #require(data.findBone32(bone))
                 #expect(animation.timelines.contains { $0.kind == .translate && $0.target == target }, "\(bone)")
             }
-            let arm = try #require(data.findBone("front-upper-arm"))
+            let arm = try #require(data.findBone32("front-upper-arm"))
             #expect(animation.timelines.contains { $0.kind == .rotate && $0.target == arm })
             #expect(curveMarkers(animation).contains { $0 >= CurveType.bezier }, "\(gait.name) has no bezier")
         }
@@ -209,7 +209,7 @@ import Testing
         #expect(idle.events.isEmpty)
         #expect(idle.timelines.contains { $0.kind == .attachment })
         let lamp = try #require(idle.timelines.first { $0.kind == .rgba })
-        #expect(lamp.target == data.findSlot("antenna"))
+        #expect(lamp.target == data.findSlot32("antenna"))
         #expect(curveMarkers(idle, only: lamp).contains(CurveType.stepped))
     }
 

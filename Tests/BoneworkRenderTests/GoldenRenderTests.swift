@@ -127,7 +127,7 @@ import Testing
         let slots = try #require(frame["slots"] as? [[String: Any]])
         let order = try #require(frame["drawOrder"] as? [Int])
         let vertices = try #require(frame["vertices"] as? [Any])
-        let skinIndex = skin.flatMap { data.findSkin($0) }
+        let skinIndex = skin.flatMap { data.findSkinIndex($0) }.map(Int32.init)
         var attachments: [Int] = []
         var colors: [Color] = []
         for (k, slot) in slots.enumerated() {

@@ -44,7 +44,7 @@ import Testing
             let data = drawable.skeletonData
             _ = try Self.render(drawable, order)
             for part in ["accessories/bag", "accessories/hat-red-yellow"] {
-                let skin = data.skins[Int(try #require(data.findSkin(part)))]
+                let skin = data.skins[try #require(data.findSkinIndex(part))]
                 let own = Set(skin.entries.map(\.attachment))
                 let shown = try Set(
                     skin.entries.map { try drawable.world.slotAttachment(drawable.entity, slot: Int($0.slot)) })

@@ -13,7 +13,7 @@ import Testing
         SkeletonController(
             onInitialized: { controller in
                 recorder.calls.append("initialized")
-                try controller.animationState.setAnimationByName(trackIndex: 0, animationName: "walk", loop: true)
+                try controller.animationState.setAnimation(0, "walk", loop: true)
             },
             onBeforeUpdateWorldTransforms: { _ in recorder.calls.append("beforeUpdateWorldTransforms") },
             onAfterUpdateWorldTransforms: { _ in recorder.calls.append("afterUpdateWorldTransforms") },

@@ -13,7 +13,7 @@ private final class StateEventLog {
 
     func listener() -> AnimationStateListener {
         { [unowned self] type, entry, event in
-            let name = (try? entry.animationName) ?? "?"
+            let name = entry.name ?? "?"
             var line = "\(self.update) \(ScenarioTrace.typeName(type)) \((try? entry.trackIndex) ?? -1) \(name)"
             if let event { line += " \(event.name)@\(event.time)" }
             self.lines.append(line)
@@ -30,7 +30,7 @@ private final class StateEventLog {
             try state.setAnimation(0, "moonwalk", loop: true)
         }
         #expect(throws: AnimationStateError.unknownAnimation("moonwalk")) {
-            try state.addAnimationByName(trackIndex: 0, animationName: "moonwalk", loop: true, delay: 0)
+            try state.addAnimation(0, "moonwalk", loop: true, delay: 0)
         }
         let mixes = AnimationStateData(skeletonData: data)
         #expect(throws: AnimationStateError.unknownAnimation("nope")) {
@@ -47,7 +47,7 @@ private final class StateEventLog {
         let world = World()
         let state = try world.animationState(try world.spawn(data))
         let walk = try state.setAnimation(0, "walk", loop: true)
-        #expect(try walk.animationName == "walk")
+        #expect(walk.name == "walk")
         // Replacing an entry that was never applied disposes it at once.
         let run = try state.setAnimation(0, "run", loop: true)
         #expect(!walk.isValid)
@@ -77,8 +77,8 @@ private final class StateEventLog {
             let state = try world.animationState(try world.spawn(data))
             let log = StateEventLog()
             try state.setListener(log.listener())
-            try state.setAnimationByName(trackIndex: 0, animationName: "walk", loop: true)
-            try state.addAnimationByName(trackIndex: 0, animationName: "jump", loop: false, delay: 2)
+            try state.setAnimation(0, "walk", loop: true)
+            try state.addAnimation(0, "jump", loop: false, delay: 2)
             for _ in 0..<70 {
                 world.update(dt)
                 log.update += 1
@@ -89,7 +89,7 @@ private final class StateEventLog {
         #expect(
             late == ["1 start 0 walk", "66 interrupt 0 walk", "66 start 0 jump", "70 end 0 walk", "70 dispose 0 walk"])
         let jump = try #require(try state.getCurrent(0))
-        #expect(try jump.animationName == "jump")
+        #expect(jump.name == "jump")
         #expect(try jump.mixingFrom == nil)  // walk ended with update 70
         #expect(try jump.mixDuration == 0.1)
         let (exact, _) = try run(1.0 / 32)
@@ -105,7 +105,7 @@ private final class StateEventLog {
         var order: [String] = []
         var replaced = false
         try state.setListener { type, entry, _ in
-            order.append("state \(ScenarioTrace.typeName(type)) \((try? entry.animationName) ?? "?")")
+            order.append("state \(ScenarioTrace.typeName(type)) \(entry.name ?? "?")")
             // Calling back into the state from a listener: queue the next animation on completion.
             if type == .complete, !replaced {
                 replaced = true
@@ -120,7 +120,7 @@ private final class StateEventLog {
         for _ in 0..<60 { world.update(1.0 / 30) }
         #expect(replaced)
         let current = try #require(try state.getCurrent(0))
-        #expect(try current.animationName == "idle")
+        #expect(current.name == "idle")
         // The entry's own listener hears its events before the state's listener does.
         let complete = try #require(order.firstIndex(of: "entry complete"))
         #expect(order[complete + 1] == "state complete jump")
@@ -211,7 +211,7 @@ private final class StateEventLog {
             let batch = try world.locate(entities[0]).batch
             var log: [String] = []
             batch.animationStates.listener = { type, entry, event in
-                log.append("\(ScenarioTrace.typeName(type)) \((try? entry.animationName) ?? "?") \(event?.time ?? -1)")
+                log.append("\(ScenarioTrace.typeName(type)) \(entry.name ?? "?") \(event?.time ?? -1)")
             }
             for _ in 0..<90 { world.update(1.0 / 30) }
             let cols = batch.columns()
@@ -315,7 +315,7 @@ private final class StateEventLog {
         world.update(0.1)
         let depth = 5000
         for _ in 0..<depth {
-            try state.setEmptyAnimation(trackIndex: 0, mixDuration: 0.25)
+            try state.setEmptyAnimation(0, mixDuration: 0.25)
             world.update(0)
         }
         var chain = 0
@@ -374,7 +374,7 @@ private final class StateEventLog {
         let batch = try world.locate(try #require(spawned.last)).batch
         #expect(batch.animationStates.rowCount == batch.count)
         for e in spawned where world.isAlive(e) {
-            #expect(try world.animationState(e).getCurrent(0)?.animationName == "jump")
+            #expect(try world.animationState(e).getCurrent(0)?.name == "jump")
         }
     }
 }

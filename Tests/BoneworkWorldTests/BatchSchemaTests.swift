@@ -68,10 +68,10 @@ struct BatchSchemaTests {
         try world.despawn(entities[3])
         #expect(try world.pose(entities[19]) == last)
         // Colouring a slot that had no colour row widens the colour table for every row.
-        let head = try #require(data.findSlot("head"))
+        let head = try #require(data.findSlotIndex("head"))
         let untouched = try world.pose(entities[5])
-        try world.setSlotColor(entities[19], slot: Int(head), Color(1, 0, 0, 1))
+        try world.setSlotColor(entities[19], slot: head, Color(1, 0, 0, 1))
         #expect(try world.pose(entities[5]) == untouched)
-        #expect(try world.slotColor(entities[19], slot: Int(head)) == Color(1, 0, 0, 1))
+        #expect(try world.slotColor(entities[19], slot: head) == Color(1, 0, 0, 1))
     }
 }

@@ -29,7 +29,7 @@ struct ComposedSkinTests {
         #expect(throws: WorldError.noSuchSkin("accessories/cape", skeleton: data.file)) {
             try world.setSkin(e, parts: ["skin-base", "accessories/cape"])
         }
-        #expect(try world.skinParts(e) == [try #require(data.findSkin("skin-base"))])
+        #expect(try world.skinParts(e) == [Int32(try #require(data.findSkinIndex("skin-base")))])
         #expect(try world.locate(e).batch.rig.planCount == plans, "no plan was compiled")
         let rig = try world.locate(e).batch.rig
         #expect(throws: WorldError.noSuchSkin("#\(data.skins.count)", skeleton: data.file)) {
@@ -71,7 +71,7 @@ struct ComposedSkinTests {
         let world = World()
         let e = try world.spawn(data)
         try world.setSkin(e, parts: Self.outfit)
-        let parts = Self.outfit.map { data.findSkin($0)! }
+        let parts = Self.outfit.map { Int32(data.findSkinIndex($0)!) }
         #expect(try world.skinParts(e) == parts)
         #expect(try world.skinIndex(e) == nil, "a composed skin is not one data skin")
         let rig = try world.locate(e).batch.rig
@@ -112,7 +112,7 @@ struct ComposedSkinTests {
         // skin's (or none) otherwise.
         var expected: [Int32: Int32] = [:]
         for name in names {
-            for entry in data.skins[Int(data.findSkin(name)!)].entries
+            for entry in data.skins[data.findSkinIndex(name)!].entries
             where entry.name == data.slots[Int(entry.slot)].attachmentName {
                 expected[entry.slot] = entry.attachment
             }
@@ -125,7 +125,7 @@ struct ComposedSkinTests {
         }
         // The bag and the hat are on: some slot shows an attachment of each.
         for part in ["accessories/bag", "accessories/hat-red-yellow"] {
-            let own = Set(data.skins[Int(data.findSkin(part)!)].entries.map(\.attachment))
+            let own = Set(data.skins[data.findSkinIndex(part)!].entries.map(\.attachment))
             let shown = try (0..<data.slots.count).map { try world.slotAttachment(e, slot: $0) }
             #expect(shown.contains { own.contains($0) }, "\(part) shows")
         }
@@ -143,7 +143,7 @@ struct ComposedSkinTests {
         #expect(rig.planCount == before + 1, "one compilation for one outfit")
         // One part, or one part given twice, is the data skin itself.
         try world.setSkin(a, parts: ["skin-base", "skin-base"])
-        #expect(try world.skinIndex(a) == data.findSkin("skin-base"))
+        #expect(try world.skinIndex(a) == data.findSkinIndex("skin-base").map(Int32.init))
         #expect(rig.planCount == before + 1)
         // A repeated part counts where it was given last.
         #expect(try rig.plan(parts: [1, 2, 1]) == (try rig.plan(parts: [2, 1])))

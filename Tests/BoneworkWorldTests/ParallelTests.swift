@@ -97,7 +97,7 @@ struct ParallelTests {
             entities.append(list)
             if config.listeners {
                 world.batch(for: data).animationStates.listener = { type, entry, event in
-                    log.lines.append("\(k) \(type) \((try? entry.animationName) ?? "?") \(event?.name ?? "")")
+                    log.lines.append("\(k) \(type) \(entry.name ?? "?") \(event?.name ?? "")")
                 }
             }
         }
@@ -277,8 +277,8 @@ struct CompactSlotColumnTests {
         let entities = try (0..<3).map { _ in try world.spawn(data) }
         for e in entities { try world.setAnimation(e, track: 0, "walk", loop: true) }
         for _ in 0..<5 { world.update(1 / 60) }
-        let head = Int(try #require(data.findSlot("head")))
-        let muzzle = Int(try #require(data.findSlot("muzzle")))
+        let head = try #require(data.findSlotIndex("head"))
+        let muzzle = try #require(data.findSlotIndex("muzzle"))
         let batch = try world.locate(entities[0]).batch
         #expect(batch.columns().colorRow(batch.rig.tables, batch.columns().rows(0), slot: head) < 0)
         let before = try entities.map { try world.pose($0) }

@@ -96,8 +96,8 @@ struct PathPhysicsUnitTests {
         try world.updateWorldTransforms(e, physics: .none)
         let without = try world.pose(e).bones
         #expect(try Self.physicsState(world, e) == state)
-        let a = Int(try #require(data.findBone("a")))
-        let mover = Int(try #require(data.findBone("mover")))
+        let a = try #require(data.findBoneIndex("a"))
+        let mover = try #require(data.findBoneIndex("mover"))
         #expect(without[mover] == after[mover])
         #expect(without[a] != after[a], "physics offsets should move bone a")
 
@@ -122,7 +122,7 @@ struct PathPhysicsUnitTests {
         // Cancel the teleport's swing: the physics sees the bones move back by as much.
         try world.physicsTranslate(moved, x: -500, y: 0)
         for _ in 0..<5 { world.update(1 / 30) }
-        let a = Int(try #require(data.findBone("a")))
+        let a = try #require(data.findBoneIndex("a"))
         let m = try world.pose(moved).bones[a]
         let s = try world.pose(still).bones[a]
         let i = try world.pose(ignored).bones[a]

@@ -33,7 +33,7 @@ struct RegroupTests {
             try world.setSkin(e, parts: outfits[i % 4])
             let state = try world.animationState(e)
             try state.setListener { type, entry, _ in
-                heard.animations[i, default: []].insert((try? entry.animationName) ?? "?")
+                heard.animations[i, default: []].insert(entry.name ?? "?")
                 if type == .start { heard.starts[i, default: 0] += 1 }
             }
             _ = try state.setAnimation(0, "idle", loop: true)
@@ -51,7 +51,7 @@ struct RegroupTests {
             let (b, row) = try world.locate(p.entity)
             #expect(b.entity(atRow: row) == p.entity)
             #expect(try world.skinParts(p.entity).map { data.skins[Int($0)].name } == outfits[p.outfit])
-            #expect(try p.entry.animationName == "idle")
+            #expect(p.entry.name == "idle")
             // After the rows moved: new entries, their events heard by the instance's own listener.
             let animation = i % 3 == 0 ? "dance" : "walk"
             let entry = try world.animationState(p.entity).setAnimation(0, animation, loop: true)

@@ -125,7 +125,7 @@ import Testing
         let data = try ExampleSkeletons.spineboy()
         let world = World()
         let e = try world.spawn(data)
-        let head = Int(try #require(data.findSlot("head")))
+        let head = try #require(data.findSlotIndex("head"))
         let before = try world.slotAttachment(e, slot: head)
         #expect(throws: WorldError.noSuchAttachment("hat", slot: "head", skeleton: data.file)) {
             try world.setAttachment(e, slot: head, name: "hat")

@@ -50,7 +50,7 @@ private final class TriggerFixture {
 
     /// The animation playing on `track` of every entity (nil: empty track).
     func playing(_ track: Int = 0) throws -> [String?] {
-        try entities.map { e in try world.animationState(e).getCurrent(track).map { try $0.animationName } }
+        try entities.map { e in try world.animationState(e).getCurrent(track).flatMap { $0.name } }
     }
 
     func frame() {
@@ -206,7 +206,7 @@ private final class TriggerFixture {
         #expect(try f.playing(1) == [nil, "shoot"])
         let shoot = try #require(try f.world.animationState(f.entities[1]).getCurrent(1))
         #expect(try shoot.mixBlend == .add)
-        #expect(try shoot.next?.animationName == "<empty>")
+        #expect(try shoot.next?.name == "<empty>")
         // Unrouted change straight on the animation state: undone at the next evaluation.
         try f.world.animationState(f.entities[0]).setAnimation(1, "jump", loop: true)
         try f.world.animationState(f.entities[1]).setAnimation(1, "jump", loop: true)
@@ -265,7 +265,7 @@ private final class TriggerFixture {
         #expect(try f.world.animationState(reused).getCurrent(0) == nil)
         try f.triggers.join(f.locomotion, reused)
         f.frame()
-        #expect(try f.world.animationState(reused).getCurrent(0)?.animationName == "run")
+        #expect(try f.world.animationState(reused).getCurrent(0)?.name == "run")
     }
 
     @Test func diagnosticsExistOnlyInDebugBuilds() throws {

@@ -4,10 +4,23 @@ import BoneworkFormat
 /// they raise. A light handle (world + entity): copy it freely; once the entity is despawned
 /// every call throws.
 ///
-/// The API follows the reference's AnimationState, with the names the iOS guide uses:
-/// `setAnimationByName`, `addAnimationByName`, `setEmptyAnimation`, `addEmptyAnimation`,
-/// `clearTrack`, `clearTracks`, `getCurrent`, listeners. Unknown names throw
-/// `AnimationStateError.unknownAnimation`.
+/// The API follows the reference's AnimationState (spine-cpp's `setAnimation(trackIndex, name,
+/// loop)`), with one spelling per operation and one label rule:
+///
+/// - The track index is the first argument and has no label; the animation (a name, or an
+///   index into `SkeletonData.animations`) follows it, also unlabelled; everything after is
+///   labelled (`loop:`, `delay:`, `mixDuration:`):
+///   `setAnimation(0, "walk", loop: true)`, `addAnimation(0, "run", loop: true, delay: 0)`,
+///   `setEmptyAnimation(0, mixDuration: 0.2)`, `addEmptyAnimation(0, mixDuration: 0.2, delay: 0)`,
+///   `clearTrack(0)`, `getCurrent(0)`.
+/// - Where another subject comes first (an entity in ``World/setAnimation(_:track:_:loop:)`` and
+///   ``World/clearTrack(_:track:)``, a row in ``AnimationStateStore``), the track is labelled
+///   `track:`.
+///
+/// The spine-ios spellings (`setAnimationByName(trackIndex:animationName:loop:)`,
+/// `addAnimationByName`, `setEmptyAnimation(trackIndex:mixDuration:)`, ...) remain as deprecated
+/// forwards. Unknown names throw `AnimationStateError.unknownAnimation`; a negative track index
+/// throws `AnimationStateError.trackOutOfRange`.
 public struct AnimationState {
     /// The world holding the instance.
     public let world: World
@@ -39,15 +52,9 @@ public struct AnimationState {
             row: row, track: trackIndex, animation: store.animationIndex(animationName), loop: loop)
     }
 
-    /// The spine-ios spelling of ``setAnimation(_:_:loop:)``.
-    @discardableResult
-    public func setAnimationByName(trackIndex: Int, animationName: String, loop: Bool) throws -> TrackEntry {
-        try setAnimation(trackIndex, animationName, loop: loop)
-    }
-
     /// Plays an animation (by index into `SkeletonData.animations`) on a track now.
     @discardableResult
-    public func setAnimation(trackIndex: Int, animation: Int32, loop: Bool) throws -> TrackEntry {
+    public func setAnimation(_ trackIndex: Int, _ animation: Int32, loop: Bool) throws -> TrackEntry {
         let (store, row) = try locate()
         guard animation >= 0 else { throw AnimationStateError.animationOutOfRange(animation) }
         return try store.setAnimation(row: row, track: trackIndex, animation: animation, loop: loop)
@@ -64,19 +71,9 @@ public struct AnimationState {
             row: row, track: trackIndex, animation: store.animationIndex(animationName), loop: loop, delay: delay)
     }
 
-    /// The spine-ios spelling of ``addAnimation(_:_:loop:delay:)``.
+    /// Queues an animation (by index into `SkeletonData.animations`) after the track's last entry.
     @discardableResult
-    public func addAnimationByName(trackIndex: Int, animationName: String, loop: Bool, delay: Float) throws
-        -> TrackEntry
-    {
-        try addAnimation(trackIndex, animationName, loop: loop, delay: delay)
-    }
-
-    /// Queues an animation (by index into `SkeletonData.animations`) after the track's last entry;
-    /// `delay` as in ``addAnimation(_:_:loop:delay:)``.
-    /// - Throws: `AnimationStateError.animationOutOfRange` for a negative index.
-    @discardableResult
-    public func addAnimation(trackIndex: Int, animation: Int32, loop: Bool, delay: Float) throws -> TrackEntry {
+    public func addAnimation(_ trackIndex: Int, _ animation: Int32, loop: Bool, delay: Float) throws -> TrackEntry {
         let (store, row) = try locate()
         guard animation >= 0 else { throw AnimationStateError.animationOutOfRange(animation) }
         return try store.addAnimation(row: row, track: trackIndex, animation: animation, loop: loop, delay: delay)
@@ -84,14 +81,14 @@ public struct AnimationState {
 
     /// Mixes the track out to the setup pose over `mixDuration` seconds.
     @discardableResult
-    public func setEmptyAnimation(trackIndex: Int, mixDuration: Float) throws -> TrackEntry {
+    public func setEmptyAnimation(_ trackIndex: Int, mixDuration: Float) throws -> TrackEntry {
         let (store, row) = try locate()
         return try store.setEmptyAnimation(row: row, track: trackIndex, mixDuration: mixDuration)
     }
 
     /// Queues a mix out to the setup pose after the track's last entry.
     @discardableResult
-    public func addEmptyAnimation(trackIndex: Int, mixDuration: Float, delay: Float) throws -> TrackEntry {
+    public func addEmptyAnimation(_ trackIndex: Int, mixDuration: Float, delay: Float) throws -> TrackEntry {
         let (store, row) = try locate()
         return try store.addEmptyAnimation(row: row, track: trackIndex, mixDuration: mixDuration, delay: delay)
     }
@@ -204,5 +201,53 @@ extension Batch {
         for _ in 0..<count { store.addRow() }
         store.batch = self
         animationStates = store
+    }
+}
+
+// MARK: - Deprecated spellings
+
+extension AnimationState {
+    /// The spine-ios spelling of `setAnimation(_:_:loop:)` by name.
+    @available(*, deprecated, renamed: "setAnimation(_:_:loop:)")
+    @discardableResult
+    public func setAnimationByName(trackIndex: Int, animationName: String, loop: Bool) throws -> TrackEntry {
+        try setAnimation(trackIndex, animationName, loop: loop)
+    }
+
+    /// The earlier labelled spelling of `setAnimation(_:_:loop:)` by index.
+    @available(*, deprecated, renamed: "setAnimation(_:_:loop:)")
+    @discardableResult
+    public func setAnimation(trackIndex: Int, animation: Int32, loop: Bool) throws -> TrackEntry {
+        try setAnimation(trackIndex, animation, loop: loop)
+    }
+
+    /// The spine-ios spelling of `addAnimation(_:_:loop:delay:)` by name.
+    @available(*, deprecated, renamed: "addAnimation(_:_:loop:delay:)")
+    @discardableResult
+    public func addAnimationByName(trackIndex: Int, animationName: String, loop: Bool, delay: Float) throws
+        -> TrackEntry
+    {
+        try addAnimation(trackIndex, animationName, loop: loop, delay: delay)
+    }
+
+    /// The earlier labelled spelling of `addAnimation(_:_:loop:delay:)` by index.
+    @available(*, deprecated, renamed: "addAnimation(_:_:loop:delay:)")
+    @discardableResult
+    public func addAnimation(trackIndex: Int, animation: Int32, loop: Bool, delay: Float) throws -> TrackEntry {
+        try addAnimation(trackIndex, animation, loop: loop, delay: delay)
+    }
+
+    /// The earlier labelled spelling of `setEmptyAnimation(_:mixDuration:)`.
+    @available(*, deprecated, renamed: "setEmptyAnimation(_:mixDuration:)")
+    @discardableResult
+    public func setEmptyAnimation(trackIndex: Int, mixDuration: Float) throws -> TrackEntry {
+        try setEmptyAnimation(trackIndex, mixDuration: mixDuration)
+    }
+
+    /// The earlier labelled spelling of `addEmptyAnimation(_:mixDuration:delay:)`.
+    @available(*, deprecated, renamed: "addEmptyAnimation(_:mixDuration:delay:)")
+    @discardableResult
+    public func addEmptyAnimation(trackIndex: Int, mixDuration: Float, delay: Float) throws -> TrackEntry {
+        try addEmptyAnimation(trackIndex, mixDuration: mixDuration, delay: delay)
     }
 }

@@ -26,7 +26,7 @@ public struct TrackEntry: Hashable, CustomStringConvertible {
 
     /// `TrackEntry(walk, track 0)`, or `TrackEntry(disposed)` for a stale handle.
     public var description: String {
-        guard let name = try? animationName else { return "TrackEntry(disposed)" }
+        guard let name else { return "TrackEntry(disposed)" }
         return "TrackEntry(\(name), track \((try? trackIndex) ?? -1))"
     }
 
@@ -51,11 +51,22 @@ public struct TrackEntry: Hashable, CustomStringConvertible {
     public var trackIndex: Int { get throws { try get { Int($0.state[$1].track) } } }
     /// The animation index, -1 for the empty animation.
     public var animation: Int32 { get throws { try get { $0.state[$1].animation } } }
+    /// The name of the animation this entry plays (`<empty>` for the empty animation), or nil
+    /// once the entry is disposed. Does not throw, so listeners can read it directly; the
+    /// `dispose` event still sees the name, since entries return to the pool only after their
+    /// listeners ran. As in the reference runtime, where a disposed entry's animation is reset to
+    /// null, a stale handle has no animation: it never reports the entry that reuses its slot.
+    public var name: String? {
+        guard let a = try? animation else { return nil }
+        return a >= 0 ? store.compiled.data.animations[Int(a)].name : MixTable.emptyName
+    }
     /// The animation's name (`<empty>` for the empty animation).
+    /// - Throws: `AnimationStateError.staleTrackEntry` once the entry is disposed.
+    @available(*, deprecated, renamed: "name", message: "name does not throw; it is nil once the entry is disposed")
     public var animationName: String {
         get throws {
-            let a = try animation
-            return a >= 0 ? store.compiled.data.animations[Int(a)].name : MixTable.emptyName
+            guard let name else { throw AnimationStateError.staleTrackEntry }
+            return name
         }
     }
     /// The entry this one replaced and is mixing from (nil when not mixing).

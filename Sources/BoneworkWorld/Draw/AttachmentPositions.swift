@@ -277,8 +277,8 @@ extension World {
     /// nil when the slot shows no point attachment.
     public func pointAttachment(_ entity: Entity, slot: String) throws -> PointAttachmentPosition? {
         let (batch, row) = try locate(entity)
-        guard let s = batch.data.findSlot(slot) else { return nil }
-        return batch.pointAttachment(row: row, slot: Int(s))
+        guard let s = batch.data.findSlotIndex(slot) else { return nil }
+        return batch.pointAttachment(row: row, slot: s)
     }
 
     /// Every point attachment the instance shows.

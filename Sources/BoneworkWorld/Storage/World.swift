@@ -58,8 +58,8 @@ public final class World {
     public func spawn(_ data: SkeletonData, skin: String? = nil) throws -> Entity {
         var skinIndex: Int32? = nil
         if let skin {
-            guard let s = data.findSkin(skin) else { throw WorldError.noSuchSkin(skin, skeleton: data.file) }
-            skinIndex = s
+            guard let s = data.findSkinIndex(skin) else { throw WorldError.noSuchSkin(skin, skeleton: data.file) }
+            skinIndex = Int32(s)
         }
         let batch = self.batch(for: data)
         if batch.count == batch.capacity { try grow(batch, toHold: batch.count + 1) }
@@ -183,10 +183,10 @@ public final class World {
         let (batch, row) = try locate(entity)
         var plan: Int32 = 0
         if let skin {
-            guard let s = batch.data.findSkin(skin) else {
+            guard let s = batch.data.findSkinIndex(skin) else {
                 throw WorldError.noSuchSkin(skin, skeleton: batch.data.file)
             }
-            plan = s + 1
+            plan = Int32(s) + 1
         }
         batch.setSkin(row: row, plan: plan)
     }
@@ -201,10 +201,10 @@ public final class World {
         let (batch, row) = try locate(entity)
         var indices: [Int32] = []
         for name in parts {
-            guard let s = batch.data.findSkin(name) else {
+            guard let s = batch.data.findSkinIndex(name) else {
                 throw WorldError.noSuchSkin(name, skeleton: batch.data.file)
             }
-            indices.append(s)
+            indices.append(Int32(s))
         }
         batch.setSkin(row: row, plan: try batch.rig.plan(parts: indices))
     }

@@ -95,7 +95,7 @@ struct UnknownName: Error, CustomStringConvertible {
 
     /// Throws unless `data` has a skin called `name`.
     static func checkSkin(_ name: String, in data: SkeletonData) throws {
-        guard data.findSkin(name) == nil else { return }
+        guard data.findSkinIndex(name) == nil else { return }
         throw UnknownName(kind: "skin", name: name, file: data.file, available: data.skins.map(\.name))
     }
 }

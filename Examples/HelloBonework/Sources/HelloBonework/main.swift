@@ -20,7 +20,7 @@ do {
     let state = try spineboy.animationState
     var heard: [String] = []
     try state.setListener { type, entry, event in
-        let animation = (try? entry.animationName) ?? "?"
+        let animation = entry.name ?? "?"
         heard.append(event.map { "\(type) \(animation) \($0.name)" } ?? "\(type) \(animation)")
     }
     try state.setAnimation(0, "walk", loop: false)
