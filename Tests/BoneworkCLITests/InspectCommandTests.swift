@@ -6,37 +6,12 @@ import Testing
 enum CLI {
     /// The executable sits beside the test bundle in the build products folder.
     static var executable: URL {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while dir.path != "/" {
-            let candidate = dir.appendingPathComponent("bonework")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return TestPaths.repositoryRoot.appendingPathComponent(".build/debug/bonework")
+        ChildProcess.product("bonework") ?? TestPaths.repositoryRoot.appendingPathComponent(".build/debug/bonework")
     }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Result = ChildProcess.Result
 
-    static func run(_ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
-    }
+    static func run(_ arguments: [String]) throws -> Result { try ChildProcess.run(executable, arguments) }
 }
 
 @Suite struct InspectCommandTests {

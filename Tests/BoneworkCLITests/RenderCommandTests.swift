@@ -17,21 +17,7 @@ import Testing
 
     /// Runs the executable with extra environment variables.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        try ChildProcess.run(CLI.executable, arguments, environment: environment)
     }
 
     /// Width and height from a PNG's IHDR.

@@ -1,4 +1,5 @@
 import BoneworkExamples
+import BoneworkTestSupport
 import Foundation
 import Testing
 
@@ -11,33 +12,9 @@ import Testing
         "DisableRendering",
     ]
 
-    /// The example's executable, in the build products folder beside the test bundle.
-    static func executable(_ name: String) throws -> URL {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while dir.path != "/" {
-            let candidate = dir.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
-    }
-
-    static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = try executable(name)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self)
-        )
+    static func run(_ name: String, _ arguments: [String]) throws -> ChildProcess.Result {
+        let executable = try #require(ChildProcess.product(name), "\(name) was not built")
+        return try ChildProcess.run(executable, arguments)
     }
 
     @Test func theTableParsesEveryOptionItLists() throws {
