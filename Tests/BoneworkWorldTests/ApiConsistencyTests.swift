@@ -8,11 +8,16 @@ import Testing
 /// animation, then labelled arguments), `Int` indices from the data's lookups, and the earlier
 /// spellings still there, deprecated, doing exactly the same.
 @Suite struct ApiConsistencyTests {
-    /// The script both spellings run: walk, run queued, an empty mix on track 1, 40 frames.
-    static func play(_ spelling: any AnimationSpelling) throws -> [BoneWorldTransform] {
+    /// One spineboy instance in a world of its own.
+    static func spineboy() throws -> (SkeletonData, World, Entity) {
         let data = try ExampleSkeletons.spineboy()
         let world = World()
-        let entity = try world.spawn(data)
+        return (data, world, try world.spawn(data))
+    }
+
+    /// The script both spellings run: walk, run queued, an empty mix on track 1, 40 frames.
+    static func play(_ spelling: any AnimationSpelling) throws -> [BoneWorldTransform] {
+        let (data, world, entity) = try Self.spineboy()
         let state = AnimationState(world: world, entity: entity)
         let run = try #require(data.findAnimation("run"))
         try spelling.run(state, runIndex: run)
@@ -21,9 +26,7 @@ import Testing
     }
 
     @Test func chosenSpellingsPlayAndNameTheirEntries() throws {
-        let data = try ExampleSkeletons.spineboy()
-        let world = World()
-        let entity = try world.spawn(data)
+        let (data, world, entity) = try Self.spineboy()
         let state = AnimationState(world: world, entity: entity)
         let walk = try state.setAnimation(0, "walk", loop: true)
         #expect(walk.name == "walk")
@@ -36,9 +39,7 @@ import Testing
     }
 
     @Test func lookupsGiveTheIndexTheAccessorsTake() throws {
-        let data = try ExampleSkeletons.spineboy()
-        let world = World()
-        let entity = try world.spawn(data)
+        let (data, world, entity) = try Self.spineboy()
         let head = try #require(data.findBoneIndex("head"))
         world.update(0)
         #expect(try world.boneWorld(entity, bone: head).worldY > 0)
@@ -50,9 +51,7 @@ import Testing
 
     /// A disposed entry's name is nil, not an error, so listeners need no `try`.
     @Test func disposedEntryHasNoName() throws {
-        let data = try ExampleSkeletons.spineboy()
-        let world = World()
-        let entity = try world.spawn(data)
+        let (_, world, entity) = try Self.spineboy()
         let state = AnimationState(world: world, entity: entity)
         let walk = try state.setAnimation(0, "walk", loop: true)
         try state.clearTrack(0)
