@@ -41,3 +41,6 @@ extension PoseView: PosedSkeleton {
         computeVertexAttachment(slot: slot, attachment: attachment, into: output)
     }
 }
+
+/// The engine's instances hand the GPU path their deform offsets straight from the batch's columns.
+extension PoseView: DeformedPose {}

@@ -121,6 +121,15 @@ public struct RenderRequest: Sendable, Equatable {
     }
 }
 
+/// Which renderer draws: the GPU path (skinned on the GPU, one draw call per frame) or the CPU
+/// vertex path (world-space triangles built on the CPU); both give the same picture.
+public enum RenderPath: String, Sendable, CaseIterable {
+    /// `GPURenderer`.
+    case gpu
+    /// `FrameBuilder` and `BatchRenderer`.
+    case cpu
+}
+
 /// Carries out render requests headlessly: loads (and caches) skeletons, atlases and their
 /// textures, poses one instance with the engine, draws it with the CPU path.
 public final class RequestRenderer {
@@ -134,6 +143,8 @@ public final class RequestRenderer {
     private var atlases: [String: (atlas: Atlas, textures: AtlasTextures)] = [:]
     private var builder = FrameBuilder()
     private var list = DrawList()
+    private var gpu: GPURenderer? = nil
+    private var gpuKinds: [ObjectIdentifier: Int] = [:]
     /// What the last render drew.
     public var lastStats: FrameStats { builder.stats }
 
@@ -222,6 +233,50 @@ public final class RequestRenderer {
         target.clear(b.0, b.1, b.2, b.3)
         renderer.draw(list, viewport: request.viewport, into: target)
         return target.readImage()
+    }
+
+    /// Renders a request into an image through `path`: the CPU vertex path (`render(_:)`) or the
+    /// GPU path (`GPURenderer`), which must give the same picture.
+    public func render(_ request: RenderRequest, path: RenderPath) throws -> Image {
+        guard path == .gpu else { return try render(request) }
+        let (atlas, textures) = try loadAtlas(request.atlas)
+        let (data, draw) = try loadSkeleton(request.skeleton, atlasKey: request.atlas, atlas: atlas)
+        let (world, entity) = try Self.posedWorld(request, data: data)
+        let target = try OffscreenTarget(width: request.width, height: request.height, context: context)
+        let b = request.background
+        target.clear(b.0, b.1, b.2, b.3)
+        try withExtendedLifetime(world) {
+            try drawGPU(try world.poseView(entity), drawData: draw, textures: textures, viewport: request.viewport)
+        }
+        return target.readImage()
+    }
+
+    /// The GPU-path renderer sharing this renderer's context (made on first use).
+    /// - Throws: `RenderError` when the context cannot run the GPU path.
+    public func gpuRenderer() throws(RenderError) -> GPURenderer {
+        if let gpu { return gpu }
+        let made = try GPURenderer(context: context)
+        gpu = made
+        return made
+    }
+
+    /// The GPU path's kind index for a skeleton's draw tables and atlas textures (registered once).
+    public func gpuKind(_ drawData: SkeletonDrawData, textures: AtlasTextures) throws(RenderError) -> Int {
+        if let kind = gpuKinds[ObjectIdentifier(drawData)] { return kind }
+        let kind = try gpuRenderer().register(GPUSkeletonGeometry(drawData), textures: textures)
+        gpuKinds[ObjectIdentifier(drawData)] = kind
+        return kind
+    }
+
+    /// Draws one posed instance through the GPU path into the bound framebuffer.
+    /// - Throws: `RenderError` when the GPU path cannot run or its frame cannot be opened.
+    public func drawGPU(
+        _ pose: some DeformedPose, drawData: SkeletonDrawData, textures: AtlasTextures, viewport: WorldViewport
+    ) throws(RenderError) {
+        let kind = try gpuKind(drawData, textures: textures)
+        let renderer = try gpuRenderer()
+        renderer.draw(kinds: [Int32(kind)], viewport: viewport) { _ in pose }
+        if let error = renderer.lastError { throw error }
     }
 
     /// Renders a request file and writes the PNG.

@@ -1,0 +1,358 @@
+import BoneworkFormat
+import BoneworkWorld
+
+/// One draw command of a frame before it is submitted: a range of corners (static ones of a
+/// character's skeleton, or CPU-clipped ones in its chunk's dynamic corners) drawn for one
+/// character.
+struct GPUCommand {
+    /// Corners drawn.
+    var count: UInt32
+    /// First corner: global static corner, or the first of the chunk's dynamic corners.
+    var first: UInt32
+    /// The character (its row in the frame's character table).
+    var character: UInt32
+    /// Whether `first` counts in the chunk's dynamic corners.
+    var dynamic: Bool
+    /// The blend state it needs: 0 the shared dual-source one, 1 multiply on a straight-alpha page
+    /// (`DST_COLOR, ONE_MINUS_SRC_ALPHA`, whose colour factor can exceed 1 and so has no
+    /// dual-source form).
+    var state: UInt8
+}
+
+/// What one packing thread writes besides the mapped tables: its characters' draw commands in
+/// back-to-front order, the corners of their clipped slots (clipped on the CPU, exactly as the
+/// CPU path clips), and its scratch. Reused frame after frame: once warm, packing allocates nothing.
+final class GPUChunk {
+    var commands: [GPUCommand] = []
+    /// Eight words per corner: x, y, u, v (float bits), light, dark, meta, 0.
+    var dynamic: [UInt32] = []
+    var clipper = Clipper()
+    var world: [Float] = []
+    /// A region's texture coordinates for the clipper (8 floats; owned by the chunk).
+    let quadUVs = UnsafeMutableBufferPointer<Float>.allocate(capacity: 8)
+    /// Per slot of the character being packed: the variant it shows from the static geometry
+    /// (`UInt32.max`: none), and its range of dynamic corners.
+    var variants: [UInt32] = []
+    var dynamicStarts: [Int32] = []
+    var dynamicCounts: [Int32] = []
+    var states: [UInt8] = []
+
+    init() { quadUVs.initialize(repeating: 0) }
+
+    deinit { quadUVs.deallocate() }
+
+    func reset() {
+        commands.removeAll(keepingCapacity: true)
+        dynamic.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Where one character's rows go in the frame's tables, and its skeleton kind.
+struct GPUCharacterRows {
+    var kind: Int32
+    /// First texel of its bones in the bone table (4 floats per texel).
+    var boneTexel: Int32
+    /// First texel of its slots in the slot table (one texel per slot).
+    var slotTexel: Int32
+    /// First float of its deform area in the deform table.
+    var deformFloat: Int32
+}
+
+/// One open frame of the GPU path (from `GPURenderer.beginFrame`): pack every character
+/// `0..<count` (in the back-to-front order given) into it, from any threads, chunk by chunk, then
+/// submit it. Sendable: hand copies to worker threads; chunk `c` must be packed by one thread at a
+/// time, and ranges packed at the same time must not overlap. Packing has no effect once the frame
+/// is submitted or dropped.
+public struct GPUFrame: @unchecked Sendable {
+    // @unchecked: the pointers are the renderer's mapped tables and per-frame arrays. Character i's
+    // rows (at `rows[i]`) are written only by the call that packs i; chunk c's scratch only by the
+    // call packing chunk c; the renderer reads the chunks only in `submit`, after every packing
+    // call has returned (the caller's contract), and closes the frame there (`tally.frame`).
+    /// Characters in the frame.
+    public let count: Int
+    /// Chunks the frame's characters may be packed in (`0..<chunkCount`).
+    public let chunkCount: Int
+    let id: UInt64
+    let tally: PackTally
+    let rows: UnsafePointer<GPUCharacterRows>
+    let kinds: UnsafePointer<Unmanaged<GPURendererKind>>
+    let chunks: UnsafePointer<Unmanaged<GPUChunk>>
+    let bones: UnsafeMutablePointer<Float>
+    let slots: UnsafeMutablePointer<UInt32>
+    let deform: UnsafeMutablePointer<Float>
+    let characters: UnsafeMutablePointer<Int32>
+
+    /// The chunk of `chunkCount` that packs character `k` when the characters are split evenly.
+    public func chunk(of k: Int) -> Int {
+        chunkCount <= 1 || count == 0 ? 0 : min(chunkCount - 1, k * chunkCount / count)
+    }
+
+    /// The characters chunk `c` packs when they are split evenly in order.
+    public func range(ofChunk c: Int) -> Range<Int> { (count * c / chunkCount)..<(count * (c + 1) / chunkCount) }
+
+    /// Packs characters `range` (clamped to `0..<count`) from `pose(k)` as chunk `chunk`, on the
+    /// calling thread: their bone, slot, deform and character rows, and their draw commands in
+    /// order. Ranges of one chunk must be packed in increasing order; chunks in increasing order
+    /// draw in increasing character order.
+    public func pack<Pose: DeformedPose>(chunk: Int, range: Range<Int>, pose: (Int) -> Pose) {
+        let lower = max(0, range.lowerBound)
+        let upper = min(count, range.upperBound)
+        guard lower < upper, chunk >= 0, chunk < chunkCount, tally.frame.load(ordering: .acquiring) == id else {
+            return
+        }
+        let start = RenderClock.threadCPU()
+        let scratch = chunks[chunk].takeUnretainedValue()
+        for k in lower..<upper {
+            let r = rows[k]
+            writeCharacter(k, rows: r, kind: kinds[Int(r.kind)].takeUnretainedValue(), pose: pose(k), chunk: scratch)
+        }
+        tally.add(cpu: RenderClock.threadCPU() &- start)
+    }
+
+    @inline(__always)
+    private func writeCharacter<Pose: DeformedPose>(
+        _ index: Int, rows r: GPUCharacterRows, kind: GPURendererKind, pose: Pose, chunk: GPUChunk
+    ) {
+        let geometry = kind.geometry
+        let d = geometry.drawData
+        let record = characters + index &* 4
+        record[0] = r.boneTexel
+        record[1] = r.slotTexel
+        record[2] = r.deformFloat
+        record[3] = 0
+        var row = bones + Int(r.boneTexel) &* 4
+        for bone in 0..<d.boneCount {
+            let t = pose.boneWorld(bone)
+            row[0] = t.a
+            row[1] = t.b
+            row[2] = t.c
+            row[3] = t.d
+            row[4] = t.worldX
+            row[5] = t.worldY
+            row += GPUSkeletonGeometry.boneFloats
+        }
+        let slotCount = d.slotCount
+        if chunk.variants.count < slotCount {
+            chunk.variants = [UInt32](repeating: .max, count: slotCount)
+            chunk.dynamicStarts = [Int32](repeating: 0, count: slotCount)
+            chunk.dynamicCounts = [Int32](repeating: 0, count: slotCount)
+            chunk.states = [UInt8](repeating: 0, count: slotCount)
+        }
+        if chunk.world.count < d.maxVertexFloats { chunk.world = [Float](repeating: 0, count: d.maxVertexFloats) }
+        let slotTable = slots + Int(r.slotTexel) &* GPUSkeletonGeometry.slotWords
+        chunk.variants.withUnsafeMutableBufferPointer { variants in
+            chunk.dynamicStarts.withUnsafeMutableBufferPointer { dynamicStarts in
+                chunk.dynamicCounts.withUnsafeMutableBufferPointer { dynamicCounts in
+                    chunk.states.withUnsafeMutableBufferPointer { states in
+                        for s in 0..<slotCount {
+                            variants[s] = .max
+                            dynamicCounts[s] = 0
+                        }
+                        // Pass 1: each slot's state, by the CPU path's rules, in draw order; clipped
+                        // slots are clipped here and drawn from dynamic corners.
+                        let skeletonColor = pose.skeletonColor
+                        for k in 0..<pose.drawOrderCount {
+                            let slot = pose.drawOrderSlot(k)
+                            guard slot >= 0 && slot < slotCount else { continue }
+                            let out = slotTable + slot &* GPUSkeletonGeometry.slotWords
+                            out[0] = .max
+                            out[1] = 0
+                            out[2] = 0
+                            out[3] = .max
+                            let slotID = Int32(slot)
+                            let attachment = pose.slotAttachment(slot)
+                            guard attachment >= 0 && attachment < d.attachmentCount,
+                                pose.isBoneActive(Int(d.slotBones[slot]))
+                            else {
+                                chunk.clipper.clipEnd(slot: slotID)
+                                continue
+                            }
+                            let kindOfAttachment = d.kinds[attachment]
+                            if kindOfAttachment == .clipping {
+                                startClip(pose, slot: slot, attachment: attachment, drawData: d, chunk: chunk)
+                                continue
+                            }
+                            let slotColor = pose.slotColor(slot)
+                            guard kindOfAttachment == .region || kindOfAttachment == .mesh, slotColor.a != 0 else {
+                                chunk.clipper.clipEnd(slot: slotID)
+                                continue
+                            }
+                            let frame = d.frameIndex(
+                                attachment: attachment, sequenceIndex: pose.slotSequenceIndex(slot))
+                            let page = frame >= 0 ? Int(d.framePages[frame]) : -1
+                            let attachmentColor = d.colors[attachment]
+                            guard attachmentColor.a != 0, page >= 0, page < kind.premultiplied.count else {
+                                chunk.clipper.clipEnd(slot: slotID)
+                                continue
+                            }
+                            let premultiplied = kind.premultiplied[page]
+                            states[slot] = !premultiplied && d.slotBlendModes[slot] == .multiply ? 1 : 0
+                            let colors = SlotVertexColors(
+                                skeleton: skeletonColor, slot: slotColor, attachment: attachmentColor,
+                                dark: d.slotHasDark[slot] ? pose.slotDarkColor(slot) : nil, premultiplied: premultiplied
+                            )
+                            if chunk.clipper.isClipping {
+                                let start = chunk.dynamic.count / 8
+                                clipSlot(
+                                    pose, slot: slot, attachment: attachment, frame: frame, page: page, colors: colors,
+                                    kind: kind, chunk: chunk)
+                                dynamicStarts[slot] = Int32(start)
+                                dynamicCounts[slot] = Int32(chunk.dynamic.count / 8 - start)
+                            } else {
+                                variants[slot] = UInt32(truncatingIfNeeded: frame)
+                                out[0] = UInt32(truncatingIfNeeded: frame)
+                                out[1] = colors.light
+                                out[2] = colors.dark
+                                let deformStart = geometry.slotDeformStarts[slot]
+                                if deformStart >= 0 {
+                                    writeDeform(
+                                        pose.deform(slot: slot), geometry: geometry, attachment: attachment,
+                                        into: deform + (Int(r.deformFloat) &+ Int(deformStart)), slotWord: out + 3,
+                                        base: Int(r.deformFloat) &+ Int(deformStart))
+                                }
+                            }
+                            chunk.clipper.clipEnd(slot: slotID)
+                        }
+                        chunk.clipper.clipEnd()
+                        // Pass 2: commands in draw order. A run of static slots grows while the next
+                        // drawn slot follows it in setup order with only slots showing nothing between.
+                        let cornerBase = UInt32(kind.cornerBase)
+                        let starts = geometry.slotCornerStarts
+                        var runFirst = -1
+                        var runLast = -1
+                        var runState: UInt8 = 0
+                        func flush() {
+                            guard runFirst >= 0 else { return }
+                            let first = starts[runFirst]
+                            let end = starts[runLast + 1]
+                            if end > first {
+                                chunk.commands.append(
+                                    GPUCommand(
+                                        count: UInt32(end - first), first: cornerBase + UInt32(first),
+                                        character: UInt32(index), dynamic: false, state: runState))
+                            }
+                            runFirst = -1
+                        }
+                        for k in 0..<pose.drawOrderCount {
+                            let slot = pose.drawOrderSlot(k)
+                            guard slot >= 0 && slot < slotCount else { continue }
+                            if variants[slot] != .max {
+                                if runFirst >= 0 && slot > runLast && states[slot] == runState {
+                                    var clear = true
+                                    var between = runLast + 1
+                                    while between < slot {
+                                        if variants[between] != .max {
+                                            clear = false
+                                            break
+                                        }
+                                        between += 1
+                                    }
+                                    if clear {
+                                        runLast = slot
+                                        continue
+                                    }
+                                }
+                                flush()
+                                runFirst = slot
+                                runLast = slot
+                                runState = states[slot]
+                            } else if dynamicCounts[slot] > 0 {
+                                flush()
+                                let first = UInt32(dynamicStarts[slot])
+                                let n = UInt32(dynamicCounts[slot])
+                                if let last = chunk.commands.last, last.dynamic, last.character == UInt32(index),
+                                    last.first + last.count == first, last.state == states[slot]
+                                {
+                                    chunk.commands[chunk.commands.count - 1].count += n
+                                } else {
+                                    chunk.commands.append(
+                                        GPUCommand(
+                                            count: n, first: first, character: UInt32(index), dynamic: true,
+                                            state: states[slot]))
+                                }
+                            }
+                        }
+                        flush()
+                    }
+                }
+            }
+        }
+    }
+
+    /// Copies a slot's deform offsets into its deform area and points its slot row at them; a
+    /// partial deform of a weighted mesh is padded with zero offsets (what the CPU path adds for
+    /// the influences it lacks), a partial one of an unweighted mesh is not applied (as there).
+    @inline(__always)
+    private func writeDeform(
+        _ offsets: UnsafeBufferPointer<Float>, geometry: GPUSkeletonGeometry, attachment: Int,
+        into target: UnsafeMutablePointer<Float>, slotWord: UnsafeMutablePointer<UInt32>, base: Int
+    ) {
+        guard !offsets.isEmpty, attachment < geometry.attachmentDeformLengths.count else { return }
+        let length = Int(geometry.attachmentDeformLengths[attachment])
+        guard length > 0 else { return }
+        if !geometry.attachmentWeighted[attachment] && offsets.count < length { return }
+        let copied = min(length, offsets.count)
+        if let source = offsets.baseAddress { target.update(from: source, count: copied) }
+        if copied < length { (target + copied).update(repeating: 0, count: length - copied) }
+        slotWord.pointee = UInt32(truncatingIfNeeded: base)
+    }
+
+    private func startClip<Pose: DeformedPose>(
+        _ pose: Pose, slot: Int, attachment: Int, drawData: SkeletonDrawData, chunk: GPUChunk
+    ) {
+        guard !chunk.clipper.isClipping else { return }
+        let count = Int(drawData.vertexCounts[attachment]) * 2
+        chunk.world.withUnsafeMutableBufferPointer { world in
+            let polygon = UnsafeMutableBufferPointer(rebasing: world[0..<count])
+            pose.computeWorldVertices(slot: slot, attachment: attachment, into: polygon)
+            chunk.clipper.clipStart(worldPolygon: UnsafeBufferPointer(polygon), endSlot: drawData.endSlots[attachment])
+        }
+    }
+
+    /// Clips one slot's triangles against the active clip (the CPU path's clipper) and appends the
+    /// result to the chunk's dynamic corners.
+    private func clipSlot<Pose: DeformedPose>(
+        _ pose: Pose, slot: Int, attachment: Int, frame: Int, page: Int, colors: SlotVertexColors,
+        kind: GPURendererKind, chunk: GPUChunk
+    ) {
+        let d = kind.geometry.drawData
+        let vertexCount = Int(d.vertexCounts[attachment])
+        let start = Int(d.triangleStarts[attachment])
+        let triangles = UnsafeBufferPointer(rebasing: d.triangles[start..<(start + Int(d.triangleCounts[attachment]))])
+        chunk.world.withUnsafeMutableBufferPointer { world in
+            let uvs: UnsafeBufferPointer<Float>
+            if d.kinds[attachment] == .region {
+                FrameBuilder.regionWorldVertices(
+                    pose.boneWorld(Int(d.slotBones[slot])), d.frameOffsets[frame], into: world)
+                let frameUVs = d.frameUVs[frame]
+                for i in 0..<8 { chunk.quadUVs[i] = frameUVs[i] }
+                uvs = UnsafeBufferPointer(chunk.quadUVs)
+            } else {
+                pose.computeWorldVertices(
+                    slot: slot, attachment: attachment,
+                    into: UnsafeMutableBufferPointer(rebasing: world[0..<(vertexCount * 2)]))
+                let uvStart = Int(d.frameMeshUVStarts[frame])
+                guard uvStart >= 0, uvStart + vertexCount * 2 <= d.meshUVs.count else { return }
+                uvs = UnsafeBufferPointer(rebasing: d.meshUVs[uvStart..<(uvStart + vertexCount * 2)])
+            }
+            let positions = UnsafeBufferPointer(rebasing: world[0..<(vertexCount * 2)])
+            chunk.clipper.clipTriangles(vertices: positions, uvs: uvs, triangles: triangles)
+        }
+        let meta =
+            UInt32(kind.layerBase + page) | UInt32(GPUSkeletonGeometry.blendCode(d.slotBlendModes[slot])) << 16
+        let v = chunk.clipper.clippedVertices
+        let uv = chunk.clipper.clippedUVs
+        for index in chunk.clipper.clippedTriangles {
+            let i = Int(index)
+            guard i * 2 + 1 < v.count, i * 2 + 1 < uv.count else { continue }
+            chunk.dynamic.append(v[i * 2].bitPattern)
+            chunk.dynamic.append(v[i * 2 + 1].bitPattern)
+            chunk.dynamic.append(uv[i * 2].bitPattern)
+            chunk.dynamic.append(uv[i * 2 + 1].bitPattern)
+            chunk.dynamic.append(colors.light)
+            chunk.dynamic.append(colors.dark)
+            chunk.dynamic.append(meta)
+            chunk.dynamic.append(0)
+        }
+    }
+}

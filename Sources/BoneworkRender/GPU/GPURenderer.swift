@@ -1,0 +1,744 @@
+import BoneworkFormat
+import BoneworkWorld
+import CGL
+import Dispatch
+
+/// A skeleton kind registered with a `GPURenderer`: its geometry, where it sits in the renderer's
+/// shared static store, and its pages' premultiplied flags.
+final class GPURendererKind {
+    let geometry: GPUSkeletonGeometry
+    /// Per page of the kind's atlas: whether it holds premultiplied alpha.
+    let premultiplied: [Bool]
+    /// The kind's first corner, vertex and influence in the shared store, and its first layer in
+    /// the page array.
+    let cornerBase: Int
+    let vertexBase: Int
+    let influenceBase: Int
+    let layerBase: Int
+    /// The atlas textures the kind's pages were copied from.
+    let textures: AtlasTextures
+
+    init(
+        geometry: GPUSkeletonGeometry, textures: AtlasTextures, cornerBase: Int, vertexBase: Int, influenceBase: Int,
+        layerBase: Int
+    ) {
+        self.geometry = geometry
+        self.textures = textures
+        premultiplied = textures.premultiplied
+        self.cornerBase = cornerBase
+        self.vertexBase = vertexBase
+        self.influenceBase = influenceBase
+        self.layerBase = layerBase
+    }
+}
+
+/// The GPU path: a crowd of characters of any mix of skeleton kinds, skins and animations, drawn
+/// back to front with one draw call per frame where GL 4.3's `glMultiDrawArraysIndirect` exists.
+///
+/// What stays on the GPU, per registered kind (`register(_:textures:)`): every image's vertices as
+/// bone influences, triangles as corners slot by slot in setup order, and the atlas pages as layers
+/// of one texture array. What the CPU writes per character and frame (`GPUFrame.pack`, on any
+/// threads, straight into mapped memory): bone transforms, slot state (shown image, colours, deform),
+/// deform offsets of deformed meshes, and its draw commands: one per run of slots that follow each
+/// other in setup order in its current draw order, so each character is painted whole, slot by slot
+/// in its own draw order, before the next. Clipped slots are clipped on the CPU (the CPU path's
+/// clipper) and drawn from per-frame corners at their place in the order. All four blend modes
+/// share one blend state through dual-source blending (`src0`, `src1` per fragment; see the
+/// fragment shader), so nothing changes state between characters.
+///
+/// Where `glMultiDrawArraysIndirect` is missing (GL 3.3) the same commands are issued one by one
+/// (`submission` says which ran).
+public final class GPURenderer {
+    /// How a frame's commands reach GL.
+    public enum Submission: String, Sendable {
+        /// One `glMultiDrawArraysIndirect` call per frame (GL 4.3).
+        case multiDrawIndirect = "multi-draw indirect"
+        /// One `glDrawArrays` per command (GL 3.3).
+        case drawPerCommand = "draw per command"
+    }
+
+    /// How this renderer submits.
+    public let submission: Submission
+    /// Threads `draw` packs characters on, 1 ... `Scheduler.maxThreads`.
+    public var packThreads: Int = 1 {
+        didSet { packThreads = max(1, min(Scheduler.maxThreads, packThreads)) }
+    }
+    /// The fewest characters worth a packing thread of their own.
+    public var minimumPackRows: Int = 256 {
+        didSet { minimumPackRows = max(1, minimumPackRows) }
+    }
+    /// What the last frame cost (draw calls, commands, CPU times, bytes written).
+    public private(set) var lastFrame = RenderFrameStats()
+    /// Why the last frame drew nothing, if it failed.
+    public private(set) var lastError: RenderError? = nil
+
+    let context: GLContext
+    let program: ShaderProgram
+    private var uniforms: [String: GLint] = [:]
+    private(set) var kinds: [GPURendererKind] = []
+    private var kindRefs = UnsafeMutableBufferPointer<Unmanaged<GPURendererKind>>.allocate(capacity: 1)
+
+    // The static store: every kind's vertices, influences and corners, and the page array.
+    private let vertexArray: GLuint
+    private let staticBuffers: [GLuint]  // vertices, influences, corners
+    private let staticTextures: [GLuint]
+    private var staticCorners = 0
+    private let pageArray: GLuint
+    private var layerInfo: [Float] = []
+    private var arraySize = (width: 1, height: 1)
+
+    // Streamed per frame.
+    private let bones: StreamedTable
+    private let slots: StreamedTable
+    private let deform: StreamedTable
+    private let characters: StreamedTable
+    private let dynamicBuffer: GLuint
+    private let dynamicTexture: GLuint
+    private let indirectBuffer: GLuint
+    private let iotaBuffer: GLuint
+    private var iotaCount = 0
+    private var dynamicBytes = 0
+    private var fences: [GLsync?] = [nil, nil, nil]
+    private var nextRegion = 0
+    private var frameNumber: UInt64 = 0
+    private let tally = PackTally()
+    private var chunks: [GPUChunk] = []
+    private var chunkRefs = UnsafeMutableBufferPointer<Unmanaged<GPUChunk>>.allocate(capacity: 1)
+    private var rows = UnsafeMutableBufferPointer<GPUCharacterRows>.allocate(capacity: 1)
+    private var staging: [UInt32] = []
+    /// Per staged command: its blend state (`GPUCommand.state`).
+    private var stagingStates: [UInt8] = []
+    private var pending: Pending? = nil
+    /// The largest page-array layer count the fragment shader's layer table holds.
+    static let maxLayers = 64
+
+    private struct Pending {
+        var id: UInt64
+        var region: Int
+        var count: Int
+        var wallStart: UInt64
+        var beginCPU: UInt64
+        var bytes: Int
+    }
+
+    /// A GPU-path renderer in `context` (GL 3.3 core at least; multi-draw indirect where 4.3 is).
+    /// - Throws: `RenderError.shader` when the shaders do not compile, `.contextCreation` when the
+    ///   context lacks dual-source blending.
+    public init(context: GLContext) throws(RenderError) {
+        self.context = context
+        context.makeCurrent()
+        var major: GLint = 0
+        var minor: GLint = 0
+        glGetIntegerv(GL.e(GL_MAJOR_VERSION), &major)
+        glGetIntegerv(GL.e(GL_MINOR_VERSION), &minor)
+        submission = major > 4 || (major == 4 && minor >= 3) ? .multiDrawIndirect : .drawPerCommand
+        var dualSource: GLint = 0
+        glGetIntegerv(GL.e(GL_MAX_DUAL_SOURCE_DRAW_BUFFERS), &dualSource)
+        guard dualSource >= 1 else { throw .contextCreation("the GPU path needs dual-source blending (GL 3.3)") }
+        program = try ShaderProgram(vertex: Self.vertexShader, fragment: Self.fragmentShader, context: context)
+        let persistent = GL.hasBufferStorage()
+        bones = StreamedTable(format: GL.e(GL_RGBA32F), texelBytes: 16, persistent: persistent)
+        slots = StreamedTable(format: GL.e(GL_RGBA32UI), texelBytes: 16, persistent: persistent)
+        deform = StreamedTable(format: GL.e(GL_R32F), texelBytes: 4, persistent: persistent)
+        characters = StreamedTable(format: GL.e(GL_RGBA32I), texelBytes: 16, persistent: persistent)
+        var buffers = [GLuint](repeating: 0, count: 6)
+        glGenBuffers(6, &buffers)
+        staticBuffers = Array(buffers[0..<3])
+        (dynamicBuffer, indirectBuffer, iotaBuffer) = (buffers[3], buffers[4], buffers[5])
+        var textures = [GLuint](repeating: 0, count: 5)
+        glGenTextures(5, &textures)
+        staticTextures = Array(textures[0..<3])
+        dynamicTexture = textures[3]
+        pageArray = textures[4]
+        var vao: GLuint = 0
+        glGenVertexArrays(1, &vao)
+        vertexArray = vao
+        for name in [
+            "uVertices", "uInfluences", "uCorners", "uDynamic", "uCharacters", "uBones", "uSlots", "uDeform",
+            "uStaticCorners", "uCharacterBase", "uBoneBase", "uSlotBase", "uDeformBase", "uOrigin", "uScale",
+            "uPages", "uLayers", "uArraySize", "uHasMipmaps",
+        ] {
+            uniforms[name] = program.uniform(name)
+        }
+        glUseProgram(program.name)
+        for (k, name) in [
+            "uPages", "uVertices", "uInfluences", "uCorners", "uDynamic", "uCharacters", "uBones",
+            "uSlots", "uDeform",
+        ].enumerated() {
+            glUniform1i(uniforms[name] ?? -1, GLint(k))
+        }
+        glBindVertexArray(vertexArray)
+        glBindBuffer(GL.e(GL_ARRAY_BUFFER), iotaBuffer)
+        glVertexAttribIPointer(0, 1, GL.e(GL_INT), 4, nil)
+        glVertexAttribDivisor(0, 1)
+        glEnableVertexAttribArray(0)
+        glBindVertexArray(0)
+        glBindBuffer(GL.e(GL_ARRAY_BUFFER), 0)
+        let error = GL.firstError()
+        guard error == 0 else {
+            throw .contextCreation("setting up the GPU path: GL error 0x\(String(error, radix: 16))")
+        }
+    }
+
+    deinit {
+        kindRefs.deallocate()
+        chunkRefs.deallocate()
+        rows.deallocate()
+        guard context.makeCurrent() else { return }
+        for case let fence? in fences { glDeleteSync(fence) }
+        for table in [bones, slots, deform, characters] { table.delete() }
+        var vao = vertexArray
+        glDeleteVertexArrays(1, &vao)
+        let buffers = staticBuffers + [dynamicBuffer, indirectBuffer, iotaBuffer]
+        glDeleteBuffers(GLsizei(buffers.count), buffers)
+        let textures = staticTextures + [dynamicTexture, pageArray]
+        glDeleteTextures(GLsizei(textures.count), textures)
+    }
+
+    // MARK: - Kinds
+
+    /// Registers a skeleton kind (once per `SkeletonData` and atlas): appends its geometry to the
+    /// static store and its pages to the page array (both re-uploaded). Returns the kind's index,
+    /// which `beginFrame` takes per character.
+    /// - Throws: `RenderError.texture` when the pages cannot be copied or exceed the layer table.
+    @discardableResult
+    public func register(_ geometry: GPUSkeletonGeometry, textures: AtlasTextures) throws(RenderError) -> Int {
+        context.makeCurrent()
+        let layers = kinds.last.map { $0.layerBase + $0.textures.names.count } ?? 0
+        guard layers + textures.names.count <= Self.maxLayers else {
+            throw .texture(
+                "the GPU path holds at most \(Self.maxLayers) atlas pages; \(layers + textures.names.count) asked")
+        }
+        let kind = GPURendererKind(
+            geometry: geometry, textures: textures,
+            cornerBase: kinds.last.map { $0.cornerBase + $0.geometry.cornerCount } ?? 0,
+            vertexBase: kinds.last.map { $0.vertexBase + $0.geometry.vertexCount } ?? 0,
+            influenceBase: kinds.last.map { $0.influenceBase + $0.geometry.influences.count / 4 } ?? 0,
+            layerBase: layers)
+        kinds.append(kind)
+        kindRefs.deallocate()
+        kindRefs = .allocate(capacity: kinds.count)
+        for (k, kind) in kinds.enumerated() { kindRefs[k] = Unmanaged.passUnretained(kind) }
+        uploadStore()
+        try uploadPages()
+        return kinds.count - 1
+    }
+
+    private func uploadStore() {
+        var vertexWords: [UInt32] = []
+        var influences: [Float] = []
+        var corners: [UInt32] = []
+        for kind in kinds {
+            let g = kind.geometry
+            var words = g.vertexWords
+            var v = 0
+            while v < words.count {
+                words[v + 4] &+= UInt32(kind.influenceBase)
+                words[v + 6] &+= UInt32(kind.layerBase)
+                v += GPUSkeletonGeometry.vertexWordCount
+            }
+            vertexWords += words
+            influences += g.influences
+            corners += g.corners.map { $0 &+ UInt32(kind.vertexBase) }
+        }
+        staticCorners = corners.count
+        func upload<T>(_ values: [T], buffer: GLuint, texture: GLuint, format: Int32, empty: T) {
+            let list = values.isEmpty ? [empty, empty, empty, empty] : values
+            glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffer)
+            list.withUnsafeBytes {
+                glBufferData(GL.e(GL_TEXTURE_BUFFER), GLsizeiptr($0.count), $0.baseAddress, GL.e(GL_STATIC_DRAW))
+            }
+            glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
+            glTexBuffer(GL.e(GL_TEXTURE_BUFFER), GL.e(format), buffer)
+        }
+        upload(vertexWords, buffer: staticBuffers[0], texture: staticTextures[0], format: GL_RGBA32UI, empty: 0)
+        upload(influences, buffer: staticBuffers[1], texture: staticTextures[1], format: GL_RGBA32F, empty: 0)
+        upload(corners, buffer: staticBuffers[2], texture: staticTextures[2], format: GL_R32UI, empty: 0)
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
+        glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
+    }
+
+    /// Copies every kind's page textures into layers of one texture array, padded to the largest
+    /// page; each layer's table entry gives its size as a fraction of the array's, its filter
+    /// (linear, nearest, mipmapped) and whether it is premultiplied.
+    private func uploadPages() throws(RenderError) {
+        var pages: [(name: GLuint, width: Int, height: Int, filter: Float, pma: Bool)] = []
+        for kind in kinds {
+            for (k, name) in kind.textures.names.enumerated() {
+                glBindTexture(GL.e(GL_TEXTURE_2D), name)
+                var w: GLint = 0
+                var h: GLint = 0
+                var minFilter: GLint = 0
+                var magFilter: GLint = 0
+                glGetTexLevelParameteriv(GL.e(GL_TEXTURE_2D), 0, GL.e(GL_TEXTURE_WIDTH), &w)
+                glGetTexLevelParameteriv(GL.e(GL_TEXTURE_2D), 0, GL.e(GL_TEXTURE_HEIGHT), &h)
+                glGetTexParameteriv(GL.e(GL_TEXTURE_2D), GL.e(GL_TEXTURE_MIN_FILTER), &minFilter)
+                glGetTexParameteriv(GL.e(GL_TEXTURE_2D), GL.e(GL_TEXTURE_MAG_FILTER), &magFilter)
+                let filter: Float =
+                    minFilter == GL_NEAREST && magFilter == GL_NEAREST
+                    ? 1 : (minFilter == GL_NEAREST || minFilter == GL_LINEAR ? 0 : 2)
+                pages.append((name, Int(max(1, w)), Int(max(1, h)), filter, kind.premultiplied[k]))
+            }
+        }
+        let width = pages.map(\.width).max() ?? 1
+        let height = pages.map(\.height).max() ?? 1
+        arraySize = (width, height)
+        let mipmaps = pages.contains { $0.filter == 2 }
+        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), pageArray)
+        glTexImage3D(
+            GL.e(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(width), GLsizei(height), GLsizei(max(1, pages.count)), 0,
+            GL.e(GL_RGBA), GL.e(GL_UNSIGNED_BYTE), nil)
+        var pixels = [UInt8]()
+        let zero = [UInt8](repeating: 0, count: width * height * 4)
+        glPixelStorei(GL.e(GL_PACK_ALIGNMENT), 1)
+        glPixelStorei(GL.e(GL_UNPACK_ALIGNMENT), 1)
+        layerInfo = []
+        for (layer, page) in pages.enumerated() {
+            pixels = [UInt8](repeating: 0, count: page.width * page.height * 4)
+            glBindTexture(GL.e(GL_TEXTURE_2D), page.name)
+            pixels.withUnsafeMutableBytes {
+                glGetTexImage(GL.e(GL_TEXTURE_2D), 0, GL.e(GL_RGBA), GL.e(GL_UNSIGNED_BYTE), $0.baseAddress)
+            }
+            glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), pageArray)
+            zero.withUnsafeBytes {
+                glTexSubImage3D(
+                    GL.e(GL_TEXTURE_2D_ARRAY), 0, 0, 0, GLint(layer), GLsizei(width), GLsizei(height), 1, GL.e(GL_RGBA),
+                    GL.e(GL_UNSIGNED_BYTE), $0.baseAddress)
+            }
+            pixels.withUnsafeBytes {
+                glTexSubImage3D(
+                    GL.e(GL_TEXTURE_2D_ARRAY), 0, 0, 0, GLint(layer), GLsizei(page.width), GLsizei(page.height), 1,
+                    GL.e(GL_RGBA), GL.e(GL_UNSIGNED_BYTE), $0.baseAddress)
+            }
+            layerInfo += [
+                Float(page.width) / Float(width), Float(page.height) / Float(height), page.filter, page.pma ? 1 : 0,
+            ]
+        }
+        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), pageArray)
+        let linear = GL_LINEAR
+        glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_MAG_FILTER), linear)
+        glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        if mipmaps {
+            glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_MIN_FILTER), GL_LINEAR_MIPMAP_LINEAR)
+            glGenerateMipmap(GL.e(GL_TEXTURE_2D_ARRAY))
+        } else {
+            glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_MIN_FILTER), linear)
+            glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_MAX_LEVEL), 0)
+        }
+        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), 0)
+        glBindTexture(GL.e(GL_TEXTURE_2D), 0)
+        let error = GL.firstError()
+        guard error == 0 else {
+            throw .texture("copying atlas pages into the page array: GL error 0x\(String(error, radix: 16))")
+        }
+        glUseProgram(program.name)
+        glUniform1i(uniforms["uHasMipmaps"] ?? -1, mipmaps ? 1 : 0)
+    }
+
+    // MARK: - Frames
+
+    /// Opens a frame drawing one character per entry of `kinds` (a kind index from `register`),
+    /// back to front in that order, packed in up to `chunks` chunks (GL thread). Waits until the
+    /// GPU is done with the frame's region of the tables, lays out each character's rows and maps
+    /// them. A frame still open is dropped.
+    /// - Throws: `RenderError.buffer` when the tables cannot be mapped or grown;
+    ///   `RenderError.request` for a kind that was not registered.
+    public func beginFrame(kinds characterKinds: UnsafeBufferPointer<Int32>, chunks chunkCount: Int = 1)
+        throws(RenderError)
+        -> GPUFrame
+    {
+        let wallStart = RenderClock.wall()
+        let cpuStart = RenderClock.threadCPU()
+        context.makeCurrent()
+        if pending != nil { drop() }
+        let count = characterKinds.count
+        if rows.count < count {
+            rows.deallocate()
+            rows = .allocate(capacity: max(count, rows.count * 2))
+        }
+        var boneTexels = 0
+        var slotTexels = 0
+        var deformFloats = 0
+        for k in 0..<count {
+            let kind = Int(characterKinds[k])
+            guard kind >= 0 && kind < kinds.count else {
+                throw .request("character \(k) has kind \(kind), not registered")
+            }
+            let g = kinds[kind].geometry
+            rows[k] = GPUCharacterRows(
+                kind: Int32(kind), boneTexel: Int32(truncatingIfNeeded: boneTexels),
+                slotTexel: Int32(truncatingIfNeeded: slotTexels),
+                deformFloat: Int32(truncatingIfNeeded: deformFloats))
+            boneTexels &+= g.boneTableFloats / 4
+            slotTexels &+= g.drawData.slotCount
+            deformFloats &+= g.deformFloats
+        }
+        guard boneTexels < Int(Int32.max) / 4, slotTexels < Int(Int32.max), deformFloats < Int(Int32.max) else {
+            throw .buffer("a frame of \(count) characters needs more table rows than 32-bit indices reach")
+        }
+        let chunkCount = max(1, chunkCount)
+        while chunks.count < chunkCount { chunks.append(GPUChunk()) }
+        if chunkRefs.count < chunkCount {
+            chunkRefs.deallocate()
+            chunkRefs = .allocate(capacity: chunkCount)
+        }
+        for c in 0..<chunkCount {
+            chunks[c].reset()
+            chunkRefs[c] = Unmanaged.passUnretained(chunks[c])
+        }
+        let region = nextRegion
+        nextRegion = (nextRegion + 1) % fences.count
+        let needs = [
+            max(16, boneTexels * 16), max(16, slotTexels * 16), max(16, deformFloats * 4), max(16, count * 16),
+        ]
+        let tables = [bones, slots, deform, characters]
+        if zip(tables, needs).contains(where: { $0.regionBytes < $1 }) {
+            for r in fences.indices { waitForRegion(r) }
+            for (table, need) in zip(tables, needs) where table.regionBytes < need {
+                try table.grow(to: need, regions: fences.count)
+            }
+        }
+        waitForRegion(region)
+        var pointers: [UnsafeMutableRawPointer] = []
+        for (table, need) in zip(tables, needs) {
+            guard let p = table.map(region: region, bytes: need) else {
+                for t in tables { t.unmap() }
+                throw .buffer("mapping the GPU path's tables failed: GL error 0x\(String(GL.firstError(), radix: 16))")
+            }
+            pointers.append(p)
+        }
+        frameNumber &+= 1
+        tally.reset(frame: frameNumber)
+        pending = Pending(
+            id: frameNumber, region: region, count: count, wallStart: wallStart,
+            beginCPU: RenderClock.threadCPU() &- cpuStart,
+            bytes: needs.reduce(0, +))
+        return GPUFrame(
+            count: count, chunkCount: chunkCount, id: frameNumber, tally: tally, rows: UnsafePointer(rows.baseAddress!),
+            kinds: UnsafePointer(kindRefs.baseAddress!), chunks: UnsafePointer(chunkRefs.baseAddress!),
+            bones: pointers[0].bindMemory(to: Float.self, capacity: needs[0] / 4),
+            slots: pointers[1].bindMemory(to: UInt32.self, capacity: needs[1] / 4),
+            deform: pointers[2].bindMemory(to: Float.self, capacity: needs[2] / 4),
+            characters: pointers[3].bindMemory(to: Int32.self, capacity: needs[3] / 4))
+    }
+
+    /// Packs every character of `frame` on up to `packThreads` threads, chunk by chunk (returns
+    /// when all are written). `pose(k)` must be safe to call from several threads at once.
+    public func pack<Pose: DeformedPose>(_ frame: GPUFrame, pose: @Sendable (Int) -> Pose) {
+        if frame.chunkCount == 1 {
+            frame.pack(chunk: 0, range: 0..<frame.count, pose: pose)
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: frame.chunkCount) { c in
+            frame.pack(chunk: c, range: frame.range(ofChunk: c), pose: pose)
+        }
+    }
+
+    /// The chunks a frame of `count` characters is worth splitting into on `packThreads` threads.
+    public func chunks(for count: Int) -> Int { max(1, min(packThreads, count / minimumPackRows)) }
+
+    /// Closes `frame` and draws it into the bound framebuffer (GL thread); every packing call must
+    /// have returned. A frame that is not the open one draws nothing.
+    @discardableResult
+    public func submit(_ frame: GPUFrame, viewport: WorldViewport) -> RenderFrameStats {
+        let wallStart = RenderClock.wall()
+        let cpuStart = RenderClock.threadCPU()
+        var stats = RenderFrameStats()
+        guard let pending, pending.id == frame.id else {
+            lastFrame = stats
+            return stats
+        }
+        context.makeCurrent()
+        tally.frame.store(0, ordering: .sequentiallyConsistent)
+        stats.instances = pending.count
+        stats.packNanoseconds = tally.cpu.load(ordering: .acquiring)
+        stats.packChunks = tally.chunks.load(ordering: .acquiring)
+        stats.fillNanoseconds = wallStart &- pending.wallStart
+        var closed = true
+        for table in [bones, slots, deform, characters] where !table.unmap() { closed = false }
+        // Commands in chunk order, dynamic ones pointed at their chunk's corners.
+        staging.removeAll(keepingCapacity: true)
+        stagingStates.removeAll(keepingCapacity: true)
+        var dynamicCorners = 0
+        for c in 0..<frame.chunkCount {
+            let chunk = chunks[c]
+            for command in chunk.commands {
+                let first = command.dynamic ? UInt32(staticCorners + dynamicCorners) + command.first : command.first
+                staging.append(command.count)
+                staging.append(1)
+                staging.append(first)
+                staging.append(command.character)
+                stagingStates.append(command.state)
+            }
+            dynamicCorners += chunk.dynamic.count / 8
+        }
+        let commandCount = staging.count / 4
+        if dynamicCorners > 0 { uploadDynamic(frame: frame, corners: dynamicCorners) }
+        stats.uploadBytes = pending.bytes + staging.count * 4 + dynamicCorners * 32
+        stats.uploadNanoseconds = RenderClock.wall() &- wallStart
+        if closed && commandCount > 0 && viewport.width != 0 && viewport.height != 0 {
+            ensureIota(pending.count)
+            encode(commandCount: commandCount, region: pending.region, viewport: viewport, stats: &stats)
+        }
+        if let old = fences[pending.region] { glDeleteSync(old) }
+        fences[pending.region] = glFenceSync(GL.e(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
+        self.pending = nil
+        stats.wallNanoseconds = RenderClock.wall() &- pending.wallStart
+        stats.submitNanoseconds = pending.beginCPU &+ (RenderClock.threadCPU() &- cpuStart)
+        stats.cpuNanoseconds = stats.submitNanoseconds &+ stats.packNanoseconds
+        lastFrame = stats
+        return stats
+    }
+
+    /// Draws one character per entry of `kinds` (back to front) into the bound framebuffer, packed
+    /// on the calling thread from `pose(k)`: begin, pack, submit. Failures leave `lastError` set.
+    @discardableResult
+    public func draw<Pose: DeformedPose>(
+        kinds characterKinds: [Int32], viewport: WorldViewport, pose: (Int) -> Pose
+    ) -> RenderFrameStats {
+        do {
+            let frame = try characterKinds.withUnsafeBufferPointer { kinds throws(RenderError) in
+                try beginFrame(kinds: kinds, chunks: 1)
+            }
+            lastError = nil
+            frame.pack(chunk: 0, range: 0..<frame.count, pose: pose)
+            return submit(frame, viewport: viewport)
+        } catch {
+            lastError = error
+            lastFrame = RenderFrameStats()
+            return lastFrame
+        }
+    }
+
+    /// Drops an open frame that was never submitted.
+    public func drop() {
+        tally.frame.store(0, ordering: .sequentiallyConsistent)
+        for table in [bones, slots, deform, characters] { _ = table.unmap() }
+        pending = nil
+    }
+
+    private func waitForRegion(_ region: Int) {
+        guard let fence = fences[region] else { return }
+        for _ in 0..<10 {
+            let result = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 1_000_000_000)
+            if result != GL.e(GL_TIMEOUT_EXPIRED) { break }
+        }
+        glDeleteSync(fence)
+        fences[region] = nil
+    }
+
+    private func uploadDynamic(frame: GPUFrame, corners: Int) {
+        let bytes = corners * 32
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), dynamicBuffer)
+        // A fresh store each frame (orphaning): the GPU may still read the last one.
+        glBufferData(GL.e(GL_TEXTURE_BUFFER), GLsizeiptr(bytes), nil, GL.e(GL_STREAM_DRAW))
+        var offset = 0
+        for c in 0..<frame.chunkCount {
+            let words = chunks[c].dynamic
+            guard !words.isEmpty else { continue }
+            words.withUnsafeBytes {
+                glBufferSubData(GL.e(GL_TEXTURE_BUFFER), GLintptr(offset), GLsizeiptr($0.count), $0.baseAddress)
+            }
+            offset += words.count * 4
+        }
+        glBindTexture(GL.e(GL_TEXTURE_BUFFER), dynamicTexture)
+        glTexBuffer(GL.e(GL_TEXTURE_BUFFER), GL.e(GL_RGBA32UI), dynamicBuffer)
+        glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
+        dynamicBytes = bytes
+    }
+
+    /// Grows the per-instance attribute that numbers the characters (baseInstance reads it).
+    private func ensureIota(_ count: Int) {
+        guard count > iotaCount else { return }
+        let capacity = max(count, iotaCount * 2, 1024)
+        let values = (0..<capacity).map { Int32(truncatingIfNeeded: $0) }
+        glBindBuffer(GL.e(GL_ARRAY_BUFFER), iotaBuffer)
+        values.withUnsafeBytes {
+            glBufferData(GL.e(GL_ARRAY_BUFFER), GLsizeiptr($0.count), $0.baseAddress, GL.e(GL_STATIC_DRAW))
+        }
+        glBindBuffer(GL.e(GL_ARRAY_BUFFER), 0)
+        iotaCount = capacity
+    }
+
+    private func encode(commandCount: Int, region: Int, viewport: WorldViewport, stats: inout RenderFrameStats) {
+        glDisable(GL.e(GL_DEPTH_TEST))
+        glDisable(GL.e(GL_CULL_FACE))
+        glDisable(GL.e(GL_SCISSOR_TEST))
+        glEnable(GL.e(GL_BLEND))
+        glBlendEquation(GL.e(GL_FUNC_ADD))
+        glBlendFuncSeparate(
+            GL.e(GL_ONE), GL.e(GL_ONE_MINUS_SRC1_COLOR), GL.e(GL_ONE), GL.e(GL_ONE_MINUS_SRC1_ALPHA))
+        glUseProgram(program.name)
+        func u(_ name: String) -> GLint { uniforms[name] ?? -1 }
+        glUniform2f(u("uOrigin"), viewport.x, viewport.y)
+        glUniform2f(u("uScale"), 2 / viewport.width, 2 / viewport.height)
+        glUniform1i(u("uStaticCorners"), GLint(truncatingIfNeeded: staticCorners))
+        glUniform1i(u("uCharacterBase"), GLint(truncatingIfNeeded: characters.texelBase(region: region)))
+        glUniform1i(u("uBoneBase"), GLint(truncatingIfNeeded: bones.texelBase(region: region)))
+        glUniform1i(u("uSlotBase"), GLint(truncatingIfNeeded: slots.texelBase(region: region)))
+        glUniform1i(u("uDeformBase"), GLint(truncatingIfNeeded: deform.texelBase(region: region)))
+        glUniform2f(u("uArraySize"), Float(arraySize.width), Float(arraySize.height))
+        layerInfo.withUnsafeBufferPointer {
+            if !$0.isEmpty { glUniform4fv(u("uLayers"), GLsizei($0.count / 4), $0.baseAddress) }
+        }
+        glActiveTexture(GL.e(GL_TEXTURE0))
+        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), pageArray)
+        let buffers = [
+            staticTextures[0], staticTextures[1], staticTextures[2], dynamicTexture, characters.texture, bones.texture,
+            slots.texture, deform.texture,
+        ]
+        for (k, texture) in buffers.enumerated() {
+            glActiveTexture(GL.e(GL_TEXTURE1) + GLenum(k))
+            glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
+        }
+        glActiveTexture(GL.e(GL_TEXTURE0))
+        glBindVertexArray(vertexArray)
+        let before = RenderClock.threadCPU()
+        func setState(_ state: UInt8) {
+            if state == 0 {
+                glBlendFuncSeparate(
+                    GL.e(GL_ONE), GL.e(GL_ONE_MINUS_SRC1_COLOR), GL.e(GL_ONE), GL.e(GL_ONE_MINUS_SRC1_ALPHA))
+            } else {
+                let f = BatchRenderer.blendFactors(.multiply, premultiplied: false)
+                glBlendFuncSeparate(GL.e(f.0), GL.e(f.1), GL.e(f.2), GL.e(f.3))
+            }
+        }
+        switch submission {
+        case .multiDrawIndirect:
+            glBindBuffer(GL.e(GL_DRAW_INDIRECT_BUFFER), indirectBuffer)
+            staging.withUnsafeBytes {
+                glBufferData(GL.e(GL_DRAW_INDIRECT_BUFFER), GLsizeiptr($0.count), $0.baseAddress, GL.e(GL_STREAM_DRAW))
+            }
+            // One call per run of commands sharing a blend state: one in all unless straight-alpha
+            // multiply slots are drawn.
+            var start = 0
+            while start < commandCount {
+                let state = stagingStates[start]
+                var end = start + 1
+                while end < commandCount && stagingStates[end] == state { end += 1 }
+                if state != 0 || start != 0 { setState(state) }
+                glMultiDrawArraysIndirect(
+                    GL.e(GL_TRIANGLES), UnsafeRawPointer(bitPattern: start * 16), GLsizei(end - start), 0)
+                stats.drawCalls += 1
+                start = end
+            }
+            glBindBuffer(GL.e(GL_DRAW_INDIRECT_BUFFER), 0)
+        case .drawPerCommand:
+            glDisableVertexAttribArray(0)
+            var state: UInt8 = 0
+            for c in 0..<commandCount {
+                let k = c * 4
+                if stagingStates[c] != state {
+                    state = stagingStates[c]
+                    setState(state)
+                }
+                glVertexAttribI4i(0, GLint(bitPattern: staging[k + 3]), 0, 0, 0)
+                glDrawArrays(GL.e(GL_TRIANGLES), GLint(bitPattern: staging[k + 2]), GLsizei(staging[k]))
+            }
+            glEnableVertexAttribArray(0)
+            stats.drawCalls = commandCount
+        }
+        stats.drawCallNanoseconds = RenderClock.threadCPU() &- before
+        glBindVertexArray(0)
+        for k in 0..<buffers.count {
+            glActiveTexture(GL.e(GL_TEXTURE1) + GLenum(k))
+            glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
+        }
+        glActiveTexture(GL.e(GL_TEXTURE0))
+        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), 0)
+        commandsLastFrame = commandCount
+    }
+
+    /// Draw commands the last frame issued (runs of slots and clipped ranges, all characters).
+    public private(set) var commandsLastFrame = 0
+}
+
+/// One per-frame table of the GPU path: a buffer texture whose storage holds one region per frame
+/// in flight, mapped persistently where `ARB_buffer_storage` exists, else range by range.
+final class StreamedTable {
+    let format: GLenum
+    let texelBytes: Int
+    let persistent: Bool
+    let texture: GLuint
+    private(set) var buffer: GLuint = 0
+    private(set) var regionBytes = 0
+    private var mapping: UnsafeMutableRawPointer? = nil
+    private var mapped = false
+
+    init(format: GLenum, texelBytes: Int, persistent: Bool) {
+        self.format = format
+        self.texelBytes = texelBytes
+        self.persistent = persistent
+        var name: GLuint = 0
+        glGenTextures(1, &name)
+        texture = name
+    }
+
+    /// The region's first texel.
+    func texelBase(region: Int) -> Int { region * regionBytes / texelBytes }
+
+    /// Replaces the storage with room for `bytes` per region (the caller has waited for the GPU).
+    func grow(to bytes: Int, regions: Int) throws(RenderError) {
+        if buffer != 0 { glDeleteBuffers(1, &buffer) }
+        mapping = nil
+        mapped = false
+        regionBytes = 0
+        let region = (bytes + bytes / 4 + 4095) & ~4095
+        var limit: GLint = 0
+        glGetIntegerv(GL.e(GL_MAX_TEXTURE_BUFFER_SIZE), &limit)
+        guard region * regions / texelBytes <= Int(max(limit, 65536)) else {
+            throw .buffer(
+                "a GPU-path table of \(bytes) bytes per frame exceeds the driver's buffer texture limit (\(limit) texels)"
+            )
+        }
+        glGenBuffers(1, &buffer)
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffer)
+        let total = GLsizeiptr(region * regions)
+        if persistent {
+            let flags = GLbitfield(GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT)
+            glBufferStorage(GL.e(GL_TEXTURE_BUFFER), total, nil, flags)
+            mapping = glMapBufferRange(GL.e(GL_TEXTURE_BUFFER), 0, total, flags)
+        } else {
+            glBufferData(GL.e(GL_TEXTURE_BUFFER), total, nil, GL.e(GL_STREAM_DRAW))
+        }
+        glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
+        glTexBuffer(GL.e(GL_TEXTURE_BUFFER), format, buffer)
+        glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
+        let error = GL.firstError()
+        guard error == 0, !persistent || mapping != nil else {
+            throw .buffer("allocating a GPU-path table failed: GL error 0x\(String(error, radix: 16))")
+        }
+        regionBytes = region
+    }
+
+    /// The region's memory, for `bytes` of writing (nil when it cannot be mapped).
+    func map(region: Int, bytes: Int) -> UnsafeMutableRawPointer? {
+        if let mapping { return mapping + region * regionBytes }
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffer)
+        let access = GLbitfield(GL_MAP_WRITE_BIT | GL_MAP_UNSYNCHRONIZED_BIT)
+        let p = glMapBufferRange(GL.e(GL_TEXTURE_BUFFER), GLintptr(region * regionBytes), GLsizeiptr(bytes), access)
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
+        mapped = p != nil
+        return p
+    }
+
+    /// Ends writing (unmaps a mapped range); false when the contents were lost.
+    @discardableResult
+    func unmap() -> Bool {
+        guard mapped else { return true }
+        mapped = false
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffer)
+        let ok = glUnmapBuffer(GL.e(GL_TEXTURE_BUFFER)) != GLboolean(GL_FALSE)
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
+        return ok
+    }
+
+    func delete() {
+        if buffer != 0 { glDeleteBuffers(1, &buffer) }
+        var name = texture
+        glDeleteTextures(1, &name)
+    }
+}

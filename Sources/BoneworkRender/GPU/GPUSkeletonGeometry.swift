@@ -1,0 +1,195 @@
+import BoneworkFormat
+import BoneworkWorld
+
+/// A posed instance the GPU path can draw: a `PosedSkeleton` that also hands out each slot's
+/// deform offsets, so that deformed meshes are skinned on the GPU from the same numbers the CPU
+/// path uses.
+public protocol DeformedPose: PosedSkeleton, SendableMetatype {
+    /// The slot's deform offsets (empty when none is applied): for an unweighted mesh its vertex
+    /// positions (`x, y` each, replacing the setup ones); for a weighted mesh an `x, y` offset per
+    /// bone influence, in the attachment's influence order.
+    func deform(slot: Int) -> UnsafeBufferPointer<Float>
+}
+
+/// The static geometry of every image every slot of one skeleton can show, built once per
+/// `SkeletonDrawData` for the GPU path (no GL): vertices as bone influences, triangles as corner
+/// lists (three vertex indices each) laid out slot by slot in setup order, so that any run of
+/// consecutive slots is one range of corners. Per character and frame only bone transforms, slot
+/// state and deform offsets change (`GPUFrame`); the vertex shader skins the vertices and collapses
+/// the triangles of images a slot does not show.
+///
+/// Vertex record (8 words): u, v (float bits), slot, variant (a `SkeletonData.attachmentFrames`
+/// index), first influence, influence count, `meta` (page | blend mode << 16 | weighted << 18),
+/// first deform float (offset within the slot's deform offsets).
+public final class GPUSkeletonGeometry: Sendable {
+    /// The draw tables the geometry was built from.
+    public let drawData: SkeletonDrawData
+    /// Eight words per vertex (see the type's documentation); influence indices are local.
+    let vertexWords: [UInt32]
+    /// Four floats per influence: bone index, local x, local y, weight.
+    let influences: [Float]
+    /// Local vertex index per triangle corner, slot by slot in setup order.
+    let corners: [UInt32]
+    /// Per slot: its first corner; `slotCount + 1` entries (the last is the corner count).
+    let slotCornerStarts: [Int32]
+    /// Per slot: its first float in a character's deform area, -1 when no timeline deforms it.
+    let slotDeformStarts: [Int32]
+    /// Per attachment: deform floats a full deform has (unweighted: the world vertex length;
+    /// weighted: two per influence); 0 for attachments that are not meshes.
+    let attachmentDeformLengths: [Int32]
+    /// Per attachment: whether its vertices are weighted (a full deform offsets them; an
+    /// unweighted mesh's deform replaces them).
+    let attachmentWeighted: [Bool]
+    /// Deform floats per character (every deformed slot's largest mesh).
+    public let deformFloats: Int
+    /// Atlas pages the images sample (page indices in vertex records are below it).
+    public let pageCount: Int
+
+    /// Floats per bone in the bone table: a, b, c, d, worldX, worldY.
+    public static let boneFloats = 6
+    /// Words per slot in the slot table: shown variant (`UInt32.max`: none), light colour, dark
+    /// colour (RGBA8 each, red in the lowest byte), first deform float in the frame's deform
+    /// table (`UInt32.max`: none).
+    public static let slotWords = 4
+    /// Words per vertex record.
+    static let vertexWordCount = 8
+
+    /// Vertices in the geometry.
+    public var vertexCount: Int { vertexWords.count / Self.vertexWordCount }
+    /// Triangle corners in the geometry (three per triangle).
+    public var cornerCount: Int { corners.count }
+    /// Floats one character takes in the bone table, padded to whole 4-float texels.
+    public var boneTableFloats: Int { (drawData.boneCount * Self.boneFloats + 3) & ~3 }
+    /// Bytes one character writes per frame: bone, slot and deform tables and its character record.
+    public var bytesPerCharacter: Int {
+        boneTableFloats * 4 + drawData.slotCount * Self.slotWords * 4 + deformFloats * 4 + 16
+    }
+
+    /// Builds the geometry of every (slot, attachment, sequence frame) a skin can put in a slot.
+    public init(_ drawData: SkeletonDrawData) {
+        self.drawData = drawData
+        let data = drawData.data
+        let slotCount = drawData.slotCount
+        var vertexWords: [UInt32] = []
+        var influences: [Float] = []
+        var corners: [UInt32] = []
+        var slotCornerStarts: [Int32] = []
+        var seen = Set<Int64>()
+        var slotAttachments = [[Int32]](repeating: [], count: slotCount)
+        for skin in data.skins {
+            for entry in skin.entries where entry.slot >= 0 && Int(entry.slot) < slotCount {
+                let key = Int64(entry.slot) << 32 | Int64(entry.attachment)
+                if seen.insert(key).inserted { slotAttachments[Int(entry.slot)].append(entry.attachment) }
+            }
+        }
+        var deformed = [Bool](repeating: false, count: slotCount)
+        for animation in data.animations {
+            for timeline in animation.timelines where timeline.kind == .deform {
+                if timeline.target >= 0 && Int(timeline.target) < slotCount { deformed[Int(timeline.target)] = true }
+            }
+        }
+        var deformLengths = [Int32](repeating: 0, count: data.attachments.count)
+        var weighted = [Bool](repeating: false, count: data.attachments.count)
+        for (a, attachment) in data.attachments.enumerated() where attachment.kind == .mesh {
+            weighted[a] = !attachment.bones.isEmpty
+            deformLengths[a] =
+                attachment.bones.isEmpty ? attachment.worldVerticesLength : Int32(attachment.vertices.count / 3 * 2)
+        }
+        var slotDeformStarts = [Int32](repeating: -1, count: slotCount)
+        var deformFloats = 0
+        var pageCount = 0
+
+        for slot in 0..<slotCount {
+            slotCornerStarts.append(Int32(corners.count))
+            let slotBone = Float(drawData.slotBones[slot])
+            let blend = UInt32(Self.blendCode(drawData.slotBlendModes[slot]))
+            var deformCapacity = 0
+            for attachmentIndex in slotAttachments[slot] {
+                let a = Int(attachmentIndex)
+                guard a >= 0 && a < data.attachments.count else { continue }
+                let attachment = data.attachments[a]
+                guard attachment.kind == .region || attachment.kind == .mesh else { continue }
+                if attachment.kind == .mesh { deformCapacity = max(deformCapacity, Int(deformLengths[a])) }
+                let first = Int(drawData.firstFrames[a])
+                for frame in first..<(first + Int(drawData.frameCounts[a])) {
+                    guard frame >= 0 && frame < drawData.framePages.count else { continue }
+                    let page = Int(drawData.framePages[frame])
+                    guard page >= 0 && page < 0xFFFF else { continue }
+                    pageCount = max(pageCount, page + 1)
+                    let base = UInt32(vertexWords.count / Self.vertexWordCount)
+                    let meta = UInt32(page) | blend << 16 | (weighted[a] ? 1 << 18 : 0)
+                    func addVertex(_ u: Float, _ v: Float, _ list: [(Float, Float, Float, Float)], deform: Int) {
+                        vertexWords += [
+                            u.bitPattern, v.bitPattern, UInt32(slot), UInt32(frame),
+                            UInt32(influences.count / 4), UInt32(list.count), meta, UInt32(deform),
+                        ]
+                        for (bone, x, y, weight) in list { influences += [bone, x, y, weight] }
+                    }
+                    let triangleStart = Int(drawData.triangleStarts[a])
+                    let triangles = drawData.triangles[
+                        triangleStart..<(triangleStart + Int(drawData.triangleCounts[a]))]
+                    var vertexCount = 0
+                    if attachment.kind == .region {
+                        // Corners BR, BL, UL, UR, matching the texture coordinates and the CPU path.
+                        let o = drawData.frameOffsets[frame]
+                        let uv = drawData.frameUVs[frame]
+                        for (corner, source) in [(0, 6), (1, 0), (2, 2), (3, 4)] {
+                            addVertex(
+                                uv[corner * 2], uv[corner * 2 + 1], [(slotBone, o[source], o[source + 1], 1)],
+                                deform: 0)
+                        }
+                        vertexCount = 4
+                    } else {
+                        let count = Int(drawData.vertexCounts[a])
+                        let uvStart = Int(drawData.frameMeshUVStarts[frame])
+                        guard uvStart >= 0 && uvStart + count * 2 <= drawData.meshUVs.count else { continue }
+                        let local = InstancedGeometry.influences(of: attachment, slotBone: slotBone)
+                        guard local.count == count else { continue }
+                        var deform = 0
+                        for k in 0..<count {
+                            addVertex(
+                                drawData.meshUVs[uvStart + k * 2], drawData.meshUVs[uvStart + k * 2 + 1], local[k],
+                                deform: deform)
+                            deform += 2 * local[k].count
+                        }
+                        vertexCount = count
+                    }
+                    var t = triangles.startIndex
+                    while t + 2 < triangles.endIndex {
+                        let i1 = Int(triangles[t])
+                        let i2 = Int(triangles[t + 1])
+                        let i3 = Int(triangles[t + 2])
+                        t += 3
+                        guard i1 < vertexCount, i2 < vertexCount, i3 < vertexCount else { continue }
+                        corners += [base + UInt32(i1), base + UInt32(i2), base + UInt32(i3)]
+                    }
+                }
+            }
+            if deformed[slot] && deformCapacity > 0 {
+                slotDeformStarts[slot] = Int32(deformFloats)
+                deformFloats += deformCapacity
+            }
+        }
+        slotCornerStarts.append(Int32(corners.count))
+        self.vertexWords = vertexWords
+        self.influences = influences
+        self.corners = corners
+        self.slotCornerStarts = slotCornerStarts
+        self.slotDeformStarts = slotDeformStarts
+        self.attachmentDeformLengths = deformLengths
+        self.attachmentWeighted = weighted
+        self.deformFloats = deformFloats
+        self.pageCount = pageCount
+    }
+
+    /// The blend mode's code in vertex records and the fragment shader: normal 0, additive 1,
+    /// multiply 2, screen 3.
+    static func blendCode(_ mode: BlendMode) -> Int {
+        switch mode {
+        case .normal: 0
+        case .additive: 1
+        case .multiply: 2
+        case .screen: 3
+        }
+    }
+}
