@@ -80,6 +80,8 @@ public struct ProfileSummary: Sendable {
     public var renderSubmitCPU: ProfileStats
     /// The renderer's packing CPU time (all threads) per frame, over the frames it reported.
     public var renderPackCPU: ProfileStats
+    /// The renderer's GPU time per frame (timer queries), nanoseconds; empty when none was measured.
+    public var renderGPU: ProfileStats
 
     /// Summarises `records` (the application systems named as registered).
     public init(_ records: [FrameRecord], applicationNames: [String] = []) {
@@ -120,6 +122,7 @@ public struct ProfileSummary: Sendable {
         let rendered = records.filter { $0.drawCalls >= 0 }
         renderSubmitCPU = ProfileStats(rendered.map { Double($0.renderSubmitCPU) })
         renderPackCPU = ProfileStats(rendered.map { Double($0.renderPackCPU) })
+        renderGPU = ProfileStats(rendered.filter { $0.renderGPU > 0 }.map { Double($0.renderGPU) })
     }
 
     /// A plain-text table: per system and in total, µs per skeleton (CPU and elapsed) and
@@ -165,7 +168,9 @@ public struct ProfileSummary: Sendable {
                     + pad(DecimalText.fixed(all.p95, 3), 11) + DecimalText.fixed(all.max, 3))
         }
         if drawCalls >= 0 {
-            for (name, stats) in [("render submit (cpu)", renderSubmitCPU), ("render pack (cpu)", renderPackCPU)] {
+            var rows = [("render submit (cpu)", renderSubmitCPU), ("render pack (cpu)", renderPackCPU)]
+            if renderGPU.max > 0 { rows.append(("render draw (gpu)", renderGPU)) }
+            for (name, stats) in rows {
                 let ms = stats.scaled(1e-6)
                 lines.append(
                     pad(name, 48) + pad(DecimalText.fixed(ms.median, 3), 11) + pad(DecimalText.fixed(ms.p95, 3), 11)

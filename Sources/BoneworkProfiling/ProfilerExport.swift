@@ -12,7 +12,7 @@ extension FrameProfiler {
     public func csv() -> String {
         var header = [
             "frame", "start_ms", "wall_ms", "cpu_ms", "total_cpu_ms", "instances", "threads", "chunks", "draw_calls",
-            "render_submit_cpu_us", "render_pack_cpu_us",
+            "render_submit_cpu_us", "render_pack_cpu_us", "render_gpu_us",
         ]
         for system in SystemID.allCases {
             header.append("\(system.key)_wall_us")
@@ -30,7 +30,7 @@ extension FrameProfiler {
                 Self.fixed(Double(f.cpu) / 1e6, 4), Self.fixed(Double(f.totalCPU) / 1e6, 4), String(f.instances),
                 String(f.threads), String(f.chunks), String(f.drawCalls),
                 Self.fixed(Double(f.renderSubmitCPU) / 1e3, 3),
-                Self.fixed(Double(f.renderPackCPU) / 1e3, 3),
+                Self.fixed(Double(f.renderPackCPU) / 1e3, 3), Self.fixed(Double(f.renderGPU) / 1e3, 3),
             ]
             for k in 0..<SystemID.count {
                 cells.append(Self.fixed(Double(f.systemWall[k]) / 1e3, 3))

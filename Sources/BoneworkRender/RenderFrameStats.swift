@@ -35,6 +35,12 @@ public struct RenderFrameStats: Sendable, Equatable {
     public var packNanoseconds: UInt64 = 0
     /// Packing calls (chunks) that wrote rows.
     public var packChunks = 0
+    /// GPU time of the draw calls of the latest frame whose timer query had finished (the GPU
+    /// path reads queries back a few frames late so as not to wait for the GPU), nanoseconds; 0
+    /// when none was measured.
+    public var gpuNanoseconds: UInt64 = 0
+    /// Draw commands issued (the GPU path: runs of slots and clipped ranges, all characters).
+    public var commands = 0
 
     /// Zero counts.
     public init() {}
@@ -45,8 +51,9 @@ public struct RenderFrameStats: Sendable, Equatable {
     }
 }
 
-/// Monotonic and thread CPU clocks read at the start of a submission.
-struct RenderClock {
+/// Monotonic and thread CPU clocks read at the start of a submission; `threadCPU()` is public so
+/// that callers can time their own part of a frame (culling, ordering) the same way.
+public struct RenderClock {
     let wallStart: UInt64
     let cpuStart: UInt64
 
@@ -63,13 +70,15 @@ struct RenderClock {
         stats.submitNanoseconds = stats.cpuNanoseconds
     }
 
-    static func wall() -> UInt64 {
+    /// Monotonic wall-clock time, nanoseconds.
+    public static func wall() -> UInt64 {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
     }
 
-    static func threadCPU() -> UInt64 {
+    /// The calling thread's CPU time, nanoseconds (what the renderer's figures are measured in).
+    public static func threadCPU() -> UInt64 {
         var t = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
         return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
@@ -80,6 +89,8 @@ extension FrameProfiler {
     /// Hands the renderer's figures for the last frame to the profiler: draw calls, the GL
     /// thread's submission CPU time and the packing CPU time (all packing threads).
     public func record(_ stats: RenderFrameStats) {
-        recordRender(drawCalls: stats.drawCalls, submitCPU: stats.submitNanoseconds, packCPU: stats.packNanoseconds)
+        recordRender(
+            drawCalls: stats.drawCalls, submitCPU: stats.submitNanoseconds, packCPU: stats.packNanoseconds,
+            gpu: stats.gpuNanoseconds)
     }
 }

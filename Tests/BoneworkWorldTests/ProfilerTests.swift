@@ -125,7 +125,7 @@ struct ProfilerTests {
         let header = lines[0].split(separator: ",").map(String.init)
         #expect(header.prefix(4) == ["frame", "start_ms", "wall_ms", "cpu_ms"])
         #expect(header.contains("pose_cpu_us"))
-        #expect(header.count == 11 + 2 * SystemID.count)
+        #expect(header.count == 12 + 2 * SystemID.count)
         for line in lines.dropFirst() {
             let cells = line.split(separator: ",")
             #expect(cells.count == header.count)
@@ -140,21 +140,25 @@ struct ProfilerTests {
         let profiler = world.scheduler.profiler
         for k in 0..<3 {
             world.update(Self.delta)
-            profiler.recordRender(drawCalls: 2, submitCPU: UInt64(1000 * (k + 1)), packCPU: UInt64(5000 * (k + 1)))
+            profiler.recordRender(
+                drawCalls: 2, submitCPU: UInt64(1000 * (k + 1)), packCPU: UInt64(5000 * (k + 1)),
+                gpu: UInt64(7000 * (k + 1)))
         }
         world.update(Self.delta)  // a frame the renderer did not report
         let last = try #require(profiler.frame())
         #expect(last.drawCalls == -1 && last.renderSubmitCPU == 0 && last.renderPackCPU == 0)
         let reported = try #require(profiler.frame(framesAgo: 1))
         #expect(reported.drawCalls == 2 && reported.renderSubmitCPU == 3000 && reported.renderPackCPU == 15000)
+        #expect(reported.renderGPU == 21000 && last.renderGPU == 0)
         let summary = profiler.summary()
         #expect(summary.drawCalls == 2)
         #expect(summary.renderSubmitCPU.median == 2000 && summary.renderPackCPU.max == 15000)
-        #expect(summary.table.contains("render submit (cpu)"))
+        #expect(summary.table.contains("render submit (cpu)") && summary.table.contains("render draw (gpu)"))
+        #expect(summary.renderGPU.median == 14000)
         let lines = profiler.csv().split(separator: "\n").map(String.init)
         let header = lines[0].split(separator: ",").map(String.init)
         let column = try #require(header.firstIndex(of: "render_submit_cpu_us"))
-        #expect(header[column + 1] == "render_pack_cpu_us")
+        #expect(header[column + 1] == "render_pack_cpu_us" && header[column + 2] == "render_gpu_us")
         #expect(lines[3].split(separator: ",")[column] == "3.000")
         #expect(lines[4].split(separator: ",")[column] == "0.000")
     }

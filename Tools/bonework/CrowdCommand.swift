@@ -1,5 +1,6 @@
 import BoneworkAssets
 import BoneworkFormat
+import BoneworkImage
 import BoneworkProfiling
 import BoneworkRender
 import BoneworkTriggers
@@ -49,7 +50,12 @@ enum CrowdCommand {
             .value("--chart", "FILE", "write a PNG chart of frame time by system"),
             .value(
                 "--screenshot", "FILE",
-                "headless: draw the last frame offscreen to a PNG (needs an --atlas for every --skeleton)"),
+                "write the last frame (window: with its HUD; headless: drawn offscreen) to a PNG "
+                    + "(needs an --atlas for every --skeleton)"),
+            .flag(
+                "--render",
+                "headless: draw every frame offscreen through the GPU path, its cost in the table, CSV, trace, chart"),
+            .value("--size", "WxH", default: "1280x720", "with --render: the offscreen frame's size"),
             .flag("--diagnostics", "print up to 20 trigger diagnostic reports (debug builds)"),
         ],
         sections: [
@@ -93,9 +99,23 @@ enum CrowdCommand {
         var trace: String?
         var chart: String?
         var screenshot: String?
+        /// Headless: draw every frame through the GPU path.
+        var render = false
+        var size = (width: 1280, height: 720)
         var diagnostics = false
         /// Composed outfits per extra kind (0: one data skin each).
         var outfits = 0
+    }
+
+    /// The headless camera: a close look at the middle of a large crowd, the whole plane when it
+    /// is small.
+    static func crowdCamera(_ sim: CrowdSimulation, count: Int, width: Int, height: Int) -> CrowdCamera {
+        var camera = CrowdCamera(screenWidth: Float(width), screenHeight: Float(height), halfExtent: sim.halfExtent)
+        if count > 400 {
+            camera.select(.closeUp)
+            camera.update(delta: CrowdCamera.transitionSeconds, halfExtent: sim.halfExtent, followed: nil)
+        }
+        return camera
     }
 
     /// The options, checked.
@@ -142,6 +162,15 @@ enum CrowdCommand {
         o.trace = p.value("--trace")
         o.chart = p.value("--chart")
         o.screenshot = p.value("--screenshot")
+        o.render = p.flag("--render")
+        if let text = p.value("--size") {
+            let parts = text.split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, (1...16384).contains(parts[0]), (1...16384).contains(parts[1]) else {
+                throw UsageError("--size needs WxH, both sides in 1...16384, not '\(text)'")
+            }
+            o.size = (parts[0], parts[1])
+        }
+        if o.render && !o.headless { throw UsageError("--render draws headless frames: add --headless") }
         if let chart = o.chart { try FileRoles.checkPNG(chart, option: "--chart") }
         if let screenshot = o.screenshot { try FileRoles.checkPNG(screenshot, option: "--screenshot") }
         for (skeleton, atlas) in o.skeletons { try FileRoles.check(skeleton: skeleton, as: "--skeleton", atlas: atlas) }
@@ -195,8 +224,11 @@ enum CrowdCommand {
                 do {
                     let window = try GLFWWindowContext(width: 1280, height: 720, title: "bonework crowd")
                     let title = try CrowdWindow.run(
-                        sim: sim, atlases: atlases, delta: o.delta, churn: o.churn, window: window,
-                        maxFrames: o.framesGiven ? o.frames : nil)
+                        sim: sim, atlases: atlases,
+                        options: CrowdWindow.Options(
+                            delta: o.delta, churn: o.churn, maxFrames: o.framesGiven ? o.frames : nil,
+                            seconds: o.seconds, screenshot: o.screenshot),
+                        window: window)
                     print("window closed after \(world.scheduler.frames) frames; last HUD: \(title)")
                     // The same table as a headless run's, over the frames the profiler kept.
                     let report = CrowdReport(profiler: world.scheduler.profiler)
@@ -214,6 +246,24 @@ enum CrowdCommand {
                     Data("bonework crowd: a --skeleton without --atlas cannot be drawn: running headless\n".utf8))
             }
         }
+        // Headless rendering: every frame drawn offscreen through the GPU path (no CPU vertices).
+        var offscreen: (drawing: CrowdDrawing, target: OffscreenTarget, viewport: WorldViewport)? = nil
+        if o.render {
+            guard atlases.count == sim.kinds.count else {
+                throw UsageError("--render needs an --atlas for every --skeleton")
+            }
+            let context = GLContext.headless(try HeadlessGLContext())
+            let drawing = try CrowdDrawing(sim: sim, atlases: atlases, context: context, threads: o.threads)
+            let target = try OffscreenTarget(width: o.size.width, height: o.size.height, context: context)
+            // The whole plane: every character is drawn every frame.
+            let camera = CrowdCamera(
+                screenWidth: Float(o.size.width), screenHeight: Float(o.size.height), halfExtent: sim.halfExtent)
+            offscreen = (drawing, target, camera.viewport)
+            world.scheduler.enabled.remove(.vertices)
+            print(
+                "rendering every frame offscreen through the GPU path (\(drawing.renderer.submission.rawValue)), "
+                    + "\(o.size.width)x\(o.size.height)")
+        }
         var progress = ProgressBar(total: o.frames)
         var changes = 0
         var hits = 0
@@ -223,6 +273,11 @@ enum CrowdCommand {
         for f in 0..<o.frames {
             if let limit = o.seconds, clock.now - started >= .seconds(limit) { break }
             try sim.step(delta: o.delta, churn: o.churn)
+            if let (drawing, target, viewport) = offscreen {
+                target.clear(0.16, 0.18, 0.2, 1)
+                try drawing.draw(sim, viewport: viewport)
+                world.scheduler.profiler.record(drawing.renderer.lastFrame)
+            }
             ran += 1
             changes += sim.triggers.changesLastFrame
             hits += sim.hitsThisFrame
@@ -258,14 +313,20 @@ enum CrowdCommand {
             try profiler.writeChart(to: chart)
             print("wrote \(chart)")
         }
-        if let shot = o.screenshot {
-            var camera = CrowdCamera(screenWidth: 1280, screenHeight: 720, halfExtent: sim.halfExtent)
-            if o.count > 400 {
-                // A close look at the middle of a large crowd; the whole plane when it is small.
-                camera.select(.closeUp)
-                camera.update(delta: CrowdCamera.transitionSeconds, halfExtent: sim.halfExtent, followed: nil)
-            }
-            let r = try CrowdScreenshot.write(sim, atlases: atlases, camera: camera, to: shot, width: 1280, height: 720)
+        if let (drawing, _, _) = offscreen {
+            let f = drawing.renderer.lastFrame
+            print(
+                "GPU path, last frame: \(f.instances) characters, \(f.drawCalls) draw call\(f.drawCalls == 1 ? "" : "s"), "
+                    + "\(f.commands) commands, \(f.uploadBytes / max(1, f.instances)) bytes written per character")
+            print(report.renderLine)
+        }
+        if let shot = o.screenshot, let (drawing, target, _) = offscreen {
+            try PNG.write(target.readImage(), to: shot)
+            print("wrote \(shot) (\(drawing.renderer.lastFrame.instances) characters in view)")
+        } else if let shot = o.screenshot {
+            let camera = crowdCamera(sim, count: o.count, width: 1280, height: 720)
+            let r = try CrowdScreenshot.write(
+                sim, atlases: atlases, camera: camera, to: shot, width: 1280, height: 720, threads: o.threads)
             print("wrote \(shot) (\(r.drawn) characters in view, \(r.drawCalls) draw calls)")
         }
         if !integrity.ok { throw CrowdError.lostEntities(integrity.message) }

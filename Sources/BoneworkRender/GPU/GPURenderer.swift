@@ -98,7 +98,12 @@ public final class GPURenderer {
     private let iotaBuffer: GLuint
     private var iotaCount = 0
     private var dynamicBytes = 0
+    private var indirectBytes = 0
     private var fences: [GLsync?] = [nil, nil, nil]
+    /// One `GL_TIME_ELAPSED` query per region, and whether it was issued and not read yet.
+    private var timerQueries: [GLuint] = [0, 0, 0]
+    private var timerPending: [Bool] = [false, false, false]
+    private var lastGPUNanoseconds: UInt64 = 0
     private var nextRegion = 0
     private var frameNumber: UInt64 = 0
     private let tally = PackTally()
@@ -150,6 +155,7 @@ public final class GPURenderer {
         staticTextures = Array(textures[0..<3])
         dynamicTexture = textures[3]
         pageArray = textures[4]
+        glGenQueries(GLsizei(timerQueries.count), &timerQueries)
         var vao: GLuint = 0
         glGenVertexArrays(1, &vao)
         vertexArray = vao
@@ -186,6 +192,7 @@ public final class GPURenderer {
         rows.deallocate()
         guard context.makeCurrent() else { return }
         for case let fence? in fences { glDeleteSync(fence) }
+        glDeleteQueries(GLsizei(timerQueries.count), timerQueries)
         for table in [bones, slots, deform, characters] { table.delete() }
         var vao = vertexArray
         glDeleteVertexArrays(1, &vao)
@@ -435,6 +442,23 @@ public final class GPURenderer {
         }
     }
 
+    /// Packs every character of `frame` from the engine's pose views (`views[k]` for character
+    /// k) on up to `packThreads` threads: the loop compiled for `PoseView` in this module.
+    ///
+    /// # Safety
+    /// `views` must hold at least `frame.count` views whose batches nothing changes during the call.
+    public func pack(_ frame: GPUFrame, views: UnsafeBufferPointer<PoseView>) {
+        guard views.count >= frame.count else { return }
+        if frame.chunkCount == 1 {
+            frame.pack(chunk: 0, range: 0..<frame.count, views: views)
+            return
+        }
+        let list = PoseViewBuffer(views: views)
+        DispatchQueue.concurrentPerform(iterations: frame.chunkCount) { c in
+            frame.pack(chunk: c, range: frame.range(ofChunk: c), views: list.views)
+        }
+    }
+
     /// The chunks a frame of `count` characters is worth splitting into on `packThreads` threads.
     public func chunks(for count: Int) -> Int { max(1, min(packThreads, count / minimumPackRows)) }
 
@@ -477,10 +501,16 @@ public final class GPURenderer {
         if dynamicCorners > 0 { uploadDynamic(frame: frame, corners: dynamicCorners) }
         stats.uploadBytes = pending.bytes + staging.count * 4 + dynamicCorners * 32
         stats.uploadNanoseconds = RenderClock.wall() &- wallStart
+        readTimer(pending.region)
         if closed && commandCount > 0 && viewport.width != 0 && viewport.height != 0 {
             ensureIota(pending.count)
+            glBeginQuery(GL.e(GL_TIME_ELAPSED), timerQueries[pending.region])
             encode(commandCount: commandCount, region: pending.region, viewport: viewport, stats: &stats)
+            glEndQuery(GL.e(GL_TIME_ELAPSED))
+            timerPending[pending.region] = true
         }
+        stats.gpuNanoseconds = lastGPUNanoseconds
+        stats.commands = commandCount
         if let old = fences[pending.region] { glDeleteSync(old) }
         fences[pending.region] = glFenceSync(GL.e(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
         self.pending = nil
@@ -516,6 +546,19 @@ public final class GPURenderer {
         tally.frame.store(0, ordering: .sequentiallyConsistent)
         for table in [bones, slots, deform, characters] { _ = table.unmap() }
         pending = nil
+    }
+
+    /// Reads the region's timer query if it has finished (never waits); the region's fence has
+    /// passed by the time its next frame is submitted, so its result is normally there.
+    private func readTimer(_ region: Int) {
+        guard timerPending[region] else { return }
+        var available: GLint = 0
+        glGetQueryObjectiv(timerQueries[region], GL.e(GL_QUERY_RESULT_AVAILABLE), &available)
+        guard available != 0 else { return }
+        var nanoseconds: GLuint64 = 0
+        glGetQueryObjectui64v(timerQueries[region], GL.e(GL_QUERY_RESULT), &nanoseconds)
+        lastGPUNanoseconds = UInt64(nanoseconds)
+        timerPending[region] = false
     }
 
     private func waitForRegion(_ region: Int) {
@@ -609,7 +652,12 @@ public final class GPURenderer {
         case .multiDrawIndirect:
             glBindBuffer(GL.e(GL_DRAW_INDIRECT_BUFFER), indirectBuffer)
             staging.withUnsafeBytes {
-                glBufferData(GL.e(GL_DRAW_INDIRECT_BUFFER), GLsizeiptr($0.count), $0.baseAddress, GL.e(GL_STREAM_DRAW))
+                // New storage only when it grows (fresh storage every frame page-faults in the driver).
+                if $0.count > indirectBytes {
+                    indirectBytes = $0.count + $0.count / 2
+                    glBufferData(GL.e(GL_DRAW_INDIRECT_BUFFER), GLsizeiptr(indirectBytes), nil, GL.e(GL_STREAM_DRAW))
+                }
+                glBufferSubData(GL.e(GL_DRAW_INDIRECT_BUFFER), 0, GLsizeiptr($0.count), $0.baseAddress)
             }
             // One call per run of commands sharing a blend state: one in all unless straight-alpha
             // multiply slots are drawn.
@@ -653,6 +701,13 @@ public final class GPURenderer {
 
     /// Draw commands the last frame issued (runs of slots and clipped ranges, all characters).
     public private(set) var commandsLastFrame = 0
+}
+
+/// Pose views handed to the packing threads. `@unchecked Sendable`: the views point into batch
+/// columns that the threads only read and that nothing changes while `GPURenderer.pack` runs (its
+/// caller waits for it).
+struct PoseViewBuffer: @unchecked Sendable {
+    let views: UnsafeBufferPointer<PoseView>
 }
 
 /// One per-frame table of the GPU path: a buffer texture whose storage holds one region per frame

@@ -153,8 +153,8 @@ public final class FrameProfiler {
         systemWall.initialize(repeating: 0, count: n * s)
         systemCPU = .allocate(capacity: n * s)
         systemCPU.initialize(repeating: 0, count: n * s)
-        renderCPU = .allocate(capacity: n * 2)
-        renderCPU.initialize(repeating: 0, count: n * 2)
+        renderCPU = .allocate(capacity: n * 3)
+        renderCPU.initialize(repeating: 0, count: n * 3)
         // Left uninitialized: a frame's slices are read only up to its count, each written
         // (initialized) first; `ProfileSlice` is a trivial type. (Filling the ring up front cost
         // a benchmark's profiler ~15 instructions per slot of it.)
@@ -210,8 +210,9 @@ public final class FrameProfiler {
         }
         for f in 0..<Self.countFields { counts[current &* Self.countFields &+ f] = 0 }
         count(current, .drawCalls).pointee = -1
-        renderCPU[current &* 2] = 0
-        renderCPU[current &* 2 &+ 1] = 0
+        renderCPU[current &* 3] = 0
+        renderCPU[current &* 3 &+ 1] = 0
+        renderCPU[current &* 3 &+ 2] = 0
         frameThreads = 0
         frameChunks = 0
         let a = current &* Self.maxApplicationSystems
@@ -333,13 +334,14 @@ public final class FrameProfiler {
 
     /// Records what drawing the last frame cost the renderer: draw calls, CPU time of the thread
     /// that submitted to GL, and CPU time spent packing per-instance data (all threads), in
-    /// nanoseconds.
-    public func recordRender(drawCalls: Int, submitCPU: UInt64, packCPU: UInt64) {
+    /// nanoseconds; `gpu`: GPU time of its draw calls (timer query), 0 when not measured.
+    public func recordRender(drawCalls: Int, submitCPU: UInt64, packCPU: UInt64, gpu: UInt64 = 0) {
         guard frames > 0 else { return }
         let f = (frames - 1) % capacity
         count(f, .drawCalls).pointee = drawCalls
-        renderCPU[f &* 2] = submitCPU
-        renderCPU[f &* 2 &+ 1] = packCPU
+        renderCPU[f &* 3] = submitCPU
+        renderCPU[f &* 3 &+ 1] = packCPU
+        renderCPU[f &* 3 &+ 2] = gpu
     }
 
     // MARK: - Reading
@@ -377,7 +379,7 @@ public final class FrameProfiler {
             threads: counts[f * Self.countFields + Count.threads.rawValue],
             chunks: counts[f * Self.countFields + Count.chunks.rawValue],
             drawCalls: counts[f * Self.countFields + Count.drawCalls.rawValue],
-            renderSubmitCPU: renderCPU[f * 2], renderPackCPU: renderCPU[f * 2 + 1],
+            renderSubmitCPU: renderCPU[f * 3], renderPackCPU: renderCPU[f * 3 + 1], renderGPU: renderCPU[f * 3 + 2],
             systemWall: Array(UnsafeBufferPointer(start: systemWall + f * s, count: s)),
             systemCPU: Array(UnsafeBufferPointer(start: systemCPU + f * s, count: s)),
             slices: Array(UnsafeBufferPointer(start: slices + f * slicesPerFrame, count: used)),
@@ -429,6 +431,9 @@ public struct FrameRecord: Sendable, Equatable {
     public var renderSubmitCPU: UInt64 = 0
     /// The renderer's packing CPU time (all threads), nanoseconds; 0 when none was reported.
     public var renderPackCPU: UInt64 = 0
+    /// GPU nanoseconds of the frame's draw calls (a timer query, read back a frame or more later);
+    /// 0 where none was measured.
+    public var renderGPU: UInt64 = 0
     /// Per system (`SystemID.rawValue`): elapsed nanoseconds summed over its chunks.
     public var systemWall: [UInt64]
     /// Per system: thread CPU nanoseconds summed over its chunks.

@@ -1,3 +1,6 @@
+import BoneworkRender
+import Foundation
+
 /// The crowd view's camera: presets switched by keys 1-3 (overview, close-up, follow one
 /// agent) with a one-second animated transition, and free pan/zoom with the mouse.
 ///
@@ -95,8 +98,11 @@ struct CrowdCamera: Equatable {
     func world(x sx: Float, y sy: Float) -> (Float, Float) {
         (view.x + (sx - screenWidth / 2) / view.zoom, view.y - (sy - screenHeight / 2) / view.zoom)
     }
-}
 
-#if canImport(Glibc)
-    import Glibc
-#endif
+    /// The world rectangle the camera shows on its screen.
+    var viewport: WorldViewport {
+        WorldViewport(
+            x: view.x - screenWidth / 2 / view.zoom, y: view.y - screenHeight / 2 / view.zoom,
+            width: screenWidth / view.zoom, height: screenHeight / view.zoom)
+    }
+}

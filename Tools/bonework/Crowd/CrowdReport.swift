@@ -18,6 +18,11 @@ struct CrowdReport {
     var frames: Int
     var instances: Int
     var threads: Int
+    /// The renderer's figures over the frames that drew (none: nothing was drawn).
+    var drawCalls: ProfileStats? = nil
+    var renderPack = ProfileStats([])
+    var renderSubmit = ProfileStats([])
+    var renderGPU = ProfileStats([])
 
     /// From the frames the profiler kept: the crowd's systems (application systems) and the engine's.
     init(profiler: FrameProfiler) {
@@ -47,6 +52,25 @@ struct CrowdReport {
         frameWall = ProfileStats(recs.map { Double($0.wall &+ $0.applicationWall.reduce(0, &+)) }).scaled(1e-6)
         let perSkel = (0..<n).map { f in recs[f].instances > 0 ? totals[f] / 1000 / Double(recs[f].instances) : 0 }
         rows.append(Row(name: "total", cpu: frameCPU, perSkeleton: ProfileStats(perSkel).median, share: 1))
+        let drawn = recs.filter { $0.drawCalls >= 0 }
+        if !drawn.isEmpty {
+            drawCalls = ProfileStats(drawn.map { Double($0.drawCalls) })
+            renderPack = ProfileStats(drawn.map { Double($0.renderPackCPU) }).scaled(1e-6)
+            renderSubmit = ProfileStats(drawn.map { Double($0.renderSubmitCPU) }).scaled(1e-6)
+            renderGPU = ProfileStats(drawn.filter { $0.renderGPU > 0 }.map { Double($0.renderGPU) }).scaled(1e-6)
+        }
+    }
+
+    /// The renderer's cost per drawn frame (medians): packing on the workers, submission on the GL
+    /// thread, draw calls, and the GPU's time where timer queries measured it. Culling and ordering
+    /// are the "cull + order" row of the table.
+    var renderLine: String {
+        guard let drawCalls else { return "GPU path: nothing drawn" }
+        return String(
+            format: "GPU path per frame (median): pack %.3f ms (all threads), submit %.3f ms (GL thread), "
+                + "%.0f draw call%@, GPU %@", renderPack.median, renderSubmit.median, drawCalls.median,
+            drawCalls.median == 1 ? "" : "s",
+            renderGPU.max > 0 ? String(format: "%.3f ms (timer query)", renderGPU.median) : "not measured")
     }
 
     var table: String {

@@ -460,4 +460,7 @@ final class CrowdSimulation {
 
     /// The first agent (for the follow camera).
     func position(of slot: Int) -> (Float, Float)? { slot < count ? (x[slot], y[slot]) : nil }
+
+    /// Where agent `slot` is heading (for the overlay's goal markers).
+    func goal(of slot: Int) -> (Float, Float) { (goalX[slot], goalY[slot]) }
 }
