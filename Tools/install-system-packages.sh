@@ -5,7 +5,7 @@
 #   Tools/install-system-packages.sh docs     a headless browser and fonts, for screenshots of the documentation
 set -euo pipefail
 build=(libpng-dev libglfw3-dev libgl-dev libegl-dev pkg-config)
-tests=(libgl1-mesa-dri libegl-mesa0 xvfb xauth python3-numpy)
+tests=(libgl1-mesa-dri libegl-mesa0 xvfb xauth xdotool python3-numpy)
 docs=(chromium fonts-dejavu-core)
 case ${1:-all} in
     build) packages=("${build[@]}") ;;

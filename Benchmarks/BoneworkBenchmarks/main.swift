@@ -1,6 +1,6 @@
 import Foundation
 
-// `swift run -c release BoneworkBenchmarks <load|pose|state|render|suite|chunking> [options]`: each
+// `swift run -c release BoneworkBenchmarks <load|pose|state|render|gpu|suite|chunking> [options]`: each
 // benchmark lives in its own file.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) throws -> Void] = [
@@ -8,6 +8,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "pose": PoseBenchmark.run,
     "state": StateBenchmark.run,
     "render": RenderBenchmark.run,
+    "gpu": GPUPathBenchmark.run,
     "suite": SuiteBenchmark.run,
     "chunking": ChunkingBenchmark.run,
 ]
@@ -17,6 +18,7 @@ guard let name = arguments.first, let run = benchmarks[name] else {
     print(PoseBenchmark.usage)
     print("  state [--instances N] [--frames F] [--skeleton FILE] [--atlas FILE] [--setup 1-4] [--wall]")
     print(RenderBenchmark.usage)
+    print(GPUPathBenchmark.usage)
     print(SuiteBenchmark.usage)
     print(ChunkingBenchmark.usage)
     exit(2)

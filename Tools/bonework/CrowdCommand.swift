@@ -223,6 +223,8 @@ enum CrowdCommand {
             if windowed {
                 do {
                     let window = try GLFWWindowContext(width: 1280, height: 720, title: "bonework crowd")
+                    // The GPU path skins on the GPU: no CPU vertices needed.
+                    world.scheduler.enabled.remove(.vertices)
                     let title = try CrowdWindow.run(
                         sim: sim, atlases: atlases,
                         options: CrowdWindow.Options(

@@ -120,6 +120,21 @@ public struct GPUFrame: @unchecked Sendable {
         pack(chunk: chunk, range: range) { views[$0] }
     }
 
+    /// Packs characters `range` straight from batch columns: character k is row
+    /// `rows[k] & 0xFFFF_FFFF` of `batches[rows[k] >> 32]` (no pose view is copied per character).
+    ///
+    /// # Safety
+    /// `rows` must hold at least `count` entries naming existing rows of `batches`, whose batches
+    /// nothing changes during the call.
+    public func pack(
+        chunk: Int, range: Range<Int>, batches: UnsafeBufferPointer<BatchPoseViews>, rows: UnsafeBufferPointer<UInt64>
+    ) {
+        guard rows.count >= count else { return }
+        pack(chunk: chunk, range: range) {
+            batches[Int(truncatingIfNeeded: rows[$0] >> 32)][Int(truncatingIfNeeded: rows[$0] & 0xFFFF_FFFF)]
+        }
+    }
+
     @inline(__always)
     private func writeCharacter<Pose: DeformedPose>(
         _ index: Int, rows r: GPUCharacterRows, kind: GPURendererKind, pose: Pose, chunk: GPUChunk

@@ -459,6 +459,25 @@ public final class GPURenderer {
         }
     }
 
+    /// Packs every character of `frame` straight from batch columns (character k is row
+    /// `rows[k] & 0xFFFF_FFFF` of `batches[rows[k] >> 32]`) on up to `packThreads` threads.
+    ///
+    /// # Safety
+    /// `rows` must hold at least `frame.count` entries naming existing rows of `batches`, whose
+    /// batches nothing changes during the call.
+    public func pack(_ frame: GPUFrame, batches: UnsafeBufferPointer<BatchPoseViews>, rows: UnsafeBufferPointer<UInt64>)
+    {
+        guard rows.count >= frame.count else { return }
+        if frame.chunkCount == 1 {
+            frame.pack(chunk: 0, range: 0..<frame.count, batches: batches, rows: rows)
+            return
+        }
+        let list = BatchRowBuffer(batches: batches, rows: rows)
+        DispatchQueue.concurrentPerform(iterations: frame.chunkCount) { c in
+            frame.pack(chunk: c, range: frame.range(ofChunk: c), batches: list.batches, rows: list.rows)
+        }
+    }
+
     /// The chunks a frame of `count` characters is worth splitting into on `packThreads` threads.
     public func chunks(for count: Int) -> Int { max(1, min(packThreads, count / minimumPackRows)) }
 
@@ -708,6 +727,13 @@ public final class GPURenderer {
 /// caller waits for it).
 struct PoseViewBuffer: @unchecked Sendable {
     let views: UnsafeBufferPointer<PoseView>
+}
+
+/// Batch columns and rows handed to the packing threads. `@unchecked Sendable` for the same
+/// reason as `PoseViewBuffer`: read only, unchanged while `GPURenderer.pack` runs.
+struct BatchRowBuffer: @unchecked Sendable {
+    let batches: UnsafeBufferPointer<BatchPoseViews>
+    let rows: UnsafeBufferPointer<UInt64>
 }
 
 /// One per-frame table of the GPU path: a buffer texture whose storage holds one region per frame

@@ -12,9 +12,12 @@ final class CrowdDrawing {
     private var textures: [AtlasTextures] = []
     private var order: [Int] = []
     private var kinds: [Int32] = []
-    private var poses: [PoseView] = []
-    private var keys: [UInt64] = []
-    private var batchViews: [(id: ObjectIdentifier, views: BatchPoseViews)] = []
+    /// Per drawn character: its batch (an index into `batchViews`) and row, packed as
+    /// `batch << 32 | row`.
+    private var rows: [UInt64] = []
+    private let culling = BackToFront(margin: CrowdDrawing.margin)
+    private var batchIDs: [ObjectIdentifier] = []
+    private var batchViews: [BatchPoseViews] = []
     /// Thread CPU time the last frame's culling and ordering took, nanoseconds.
     private(set) var cullNanoseconds: UInt64 = 0
     /// How far outside the view an agent's position may be and still be drawn, world units.
@@ -46,50 +49,43 @@ final class CrowdDrawing {
         let frame = try kinds.withUnsafeBufferPointer { kinds throws(RenderError) in
             try renderer.beginFrame(kinds: kinds, chunks: renderer.chunks(for: kinds.count))
         }
-        poses.withUnsafeBufferPointer { renderer.pack(frame, views: $0) }
+        batchViews.withUnsafeBufferPointer { batches in
+            rows.withUnsafeBufferPointer { renderer.pack(frame, batches: batches, rows: $0) }
+        }
         renderer.submit(frame, viewport: viewport)
         return order.count
     }
 
     /// The agents in view, back to front, with their kinds and pose views.
     private func cull(_ sim: CrowdSimulation, viewport: WorldViewport, everyone: Bool) throws {
-        order.removeAll(keepingCapacity: true)
-        let m = Self.margin
-        for a in 0..<sim.count {
-            let x = sim.x[a]
-            let y = sim.y[a]
-            if everyone
-                || (x > viewport.x - m && x < viewport.x + viewport.width + m && y > viewport.y - m
-                    && y < viewport.y + viewport.height + m)
-            {
-                order.append(a)
+        let visible = sim.x.withUnsafeBufferPointer { x in
+            sim.y.withUnsafeBufferPointer { y in
+                culling.run(x: x, y: y, viewport: viewport, everyone: everyone, threads: renderer.packThreads)
             }
         }
-        // Back to front: sorted on (y descending, agent) packed in one integer key, no closure.
-        keys.removeAll(keepingCapacity: true)
-        for a in order {
-            let bits = sim.y[a].bitPattern
-            // Order-preserving map of the float onto unsigned integers, then reversed.
-            let ordered = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
-            keys.append(UInt64(~ordered) << 32 | UInt64(UInt32(truncatingIfNeeded: a)))
-        }
-        keys.sort()
+        order.removeAll(keepingCapacity: true)
         kinds.removeAll(keepingCapacity: true)
-        poses.removeAll(keepingCapacity: true)
+        rows.removeAll(keepingCapacity: true)
+        batchIDs.removeAll(keepingCapacity: true)
         batchViews.removeAll(keepingCapacity: true)
-        for (k, key) in keys.enumerated() {
-            let a = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
-            order[k] = a
-            kinds.append(sim.kind[a])
-            // One column view per batch, not one per character.
-            let (batch, row) = try sim.world.locate(sim.entity[a])
-            let id = ObjectIdentifier(batch)
-            if let cached = batchViews.first(where: { $0.id == id }) {
-                poses.append(cached.views[row])
-            } else {
-                let views = batch.poseViews()
-                batchViews.append((id, views))
-                poses.append(views[row])
+        let world = sim.world
+        try sim.kind.withUnsafeBufferPointer { kind in
+            try sim.entity.withUnsafeBufferPointer { entity in
+                for agent in visible {
+                    let a = Int(agent)
+                    order.append(a)
+                    kinds.append(kind[a])
+                    // One column view per batch, not one per character.
+                    let (batch, row) = try world.locate(entity[a])
+                    let id = ObjectIdentifier(batch)
+                    var index = batchIDs.firstIndex(of: id) ?? -1
+                    if index < 0 {
+                        index = batchIDs.count
+                        batchIDs.append(id)
+                        batchViews.append(batch.poseViews())
+                    }
+                    rows.append(UInt64(index) << 32 | UInt64(row))
+                }
             }
         }
     }

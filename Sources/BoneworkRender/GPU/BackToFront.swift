@@ -1,0 +1,127 @@
+import Dispatch
+
+/// Culls and orders a crowd for the GPU path: of the characters at `(x[k], y[k])`, those inside
+/// a viewport grown by a margin (a character's reach from its position), ordered back to front:
+/// higher on the plane (larger y) first, ties by index. Culling and sorting run on worker
+/// threads, a chunk of characters each; the calling thread only merges the chunks' sorted runs.
+/// The result is the same for any thread count. Keeps its buffers: once warm it allocates nothing.
+public final class BackToFront {
+    /// World units a character may reach outside the viewport from its position and still be drawn.
+    public var margin: Float
+    /// The fewest characters worth a worker thread of their own.
+    public var minimumChunk = 2048
+    private var capacity = 0
+    private var keys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 1)
+    private var order = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 1)
+    /// Per chunk: its run's length, then (while merging) its head and end.
+    private let lengths = UnsafeMutableBufferPointer<Int>.allocate(capacity: 3 * 64)
+
+    /// A culler with the given margin (world units).
+    public init(margin: Float = 150) { self.margin = margin }
+
+    deinit {
+        keys.deallocate()
+        order.deallocate()
+        lengths.deallocate()
+    }
+
+    /// The visible characters, back to front (indices into `x` and `y`), on up to `threads`
+    /// threads (at most 64). `everyone` skips culling (every character, ordered).
+    ///
+    /// # Safety
+    /// `x` and `y` must hold the same number of positions and stay unchanged during the call; the
+    /// returned buffer is valid until the next call.
+    public func run(
+        x: UnsafeBufferPointer<Float>, y: UnsafeBufferPointer<Float>, viewport: WorldViewport, everyone: Bool = false,
+        threads: Int = 1
+    ) -> UnsafeBufferPointer<Int32> {
+        let count = min(x.count, y.count)
+        if capacity < count {
+            keys.deallocate()
+            order.deallocate()
+            capacity = max(count, capacity * 2)
+            keys = .allocate(capacity: capacity)
+            order = .allocate(capacity: capacity)
+        }
+        let chunks = max(1, min(threads, 64, count / max(1, minimumChunk)))
+        let bounds = (
+            viewport.x - margin, viewport.y - margin, viewport.x + viewport.width + margin,
+            viewport.y + viewport.height + margin
+        )
+        let job = CullJob(
+            x: x, y: y, keys: keys, lengths: lengths, count: count, chunks: chunks, bounds: bounds, everyone: everyone)
+        if chunks == 1 {
+            job.run(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: chunks) { job.run($0) }
+        }
+        // Merge the chunks' sorted runs (chunk c's starts at count * c / chunks).
+        var total = 0
+        if chunks == 1 {
+            total = lengths[0]
+            for k in 0..<total { order[k] = Int32(truncatingIfNeeded: keys[k] & 0xFFFF_FFFF) }
+        } else {
+            let heads = lengths.baseAddress! + 64
+            let ends = lengths.baseAddress! + 128
+            for c in 0..<chunks {
+                heads[c] = count * c / chunks
+                ends[c] = heads[c] + lengths[c]
+            }
+            while true {
+                var best = -1
+                var bestKey = UInt64.max
+                for c in 0..<chunks where heads[c] < ends[c] {
+                    let key = keys[heads[c]]
+                    if best < 0 || key < bestKey {
+                        best = c
+                        bestKey = key
+                    }
+                }
+                guard best >= 0 else { break }
+                order[total] = Int32(truncatingIfNeeded: bestKey & 0xFFFF_FFFF)
+                total += 1
+                heads[best] += 1
+            }
+        }
+        return UnsafeBufferPointer(rebasing: order[0..<total])
+    }
+
+    /// The sort key of a character: y descending (an order-preserving map of the float onto
+    /// unsigned integers, reversed), then its index.
+    @inline(__always)
+    static func key(y: Float, index: Int) -> UInt64 {
+        let bits = y.bitPattern
+        let ordered = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
+        return UInt64(~ordered) << 32 | UInt64(UInt32(truncatingIfNeeded: index))
+    }
+}
+
+/// One culling pass. `@unchecked Sendable`: chunk c reads positions and writes keys only in its
+/// own range `count * c / chunks ..< count * (c + 1) / chunks` and its own length; the caller waits.
+private struct CullJob: @unchecked Sendable {
+    let x: UnsafeBufferPointer<Float>
+    let y: UnsafeBufferPointer<Float>
+    let keys: UnsafeMutableBufferPointer<UInt64>
+    let lengths: UnsafeMutableBufferPointer<Int>
+    let count: Int
+    let chunks: Int
+    let bounds: (Float, Float, Float, Float)
+    let everyone: Bool
+
+    func run(_ c: Int) {
+        let lower = count * c / chunks
+        let upper = count * (c + 1) / chunks
+        var n = lower
+        for k in lower..<upper {
+            let px = x[k]
+            let py = y[k]
+            if everyone || (px > bounds.0 && px < bounds.2 && py > bounds.1 && py < bounds.3) {
+                keys[n] = BackToFront.key(y: py, index: k)
+                n += 1
+            }
+        }
+        var run = UnsafeMutableBufferPointer(rebasing: keys[lower..<n])
+        run.sort()
+        lengths[c] = n - lower
+    }
+}
