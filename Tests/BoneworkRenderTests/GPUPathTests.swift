@@ -147,7 +147,7 @@ import Testing
 }
 
 /// Crowd scenes: many overlapping characters of several kinds (clipping, deform, draw-order
-/// timelines, additive and multiply slots, straight and premultiplied atlases), half of them
+/// timelines, additive, multiply and screen slots, straight and premultiplied atlases), half of them
 /// mirrored, drawn by the GPU path in one frame and character by character through the CPU path.
 @Suite(.serialized) struct GPUCrowdSceneTests {
     struct Scene {
@@ -183,11 +183,32 @@ import Testing
             ]),
     ]
 
+    /// spineboy-pro with every third slot blended as screen and every seventh as multiply: no
+    /// example export uses screen. Written into `directory`; returns its path.
+    static func screenSpineboy(in directory: String) throws -> String {
+        let source = TestPaths.example("spineboy/spineboy-pro.json")
+        var root = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source))) as? [String: Any])
+        var slots = try #require(root["slots"] as? [[String: Any]])
+        for k in slots.indices {
+            if k % 3 == 1 { slots[k]["blend"] = "screen" } else if k % 7 == 3 { slots[k]["blend"] = "multiply" }
+        }
+        root["slots"] = slots
+        let file = directory + "/spineboy-screen.json"
+        try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
     @Test func crowdScenesMatchTheCPUPath() throws {
         let renderer = try RequestRenderer(baseDirectory: TestPaths.examples.path)
         let directory = try TemporaryFiles.freshDirectory("gpu-crowds")
+        let screen = try Self.screenSpineboy(in: directory)
+        var scenes = Self.scenes
+        // Screen (and more multiply) slots on both a premultiplied and a straight-alpha atlas.
+        scenes[0].kinds.append((screen, TestPaths.example("spineboy/spineboy-pma.atlas")))
+        scenes[1].kinds.append((screen, TestPaths.example("spineboy/spineboy.atlas")))
         var pairs: [(String, String, String)] = []
-        for (s, scene) in Self.scenes.enumerated() {
+        for (s, scene) in scenes.enumerated() {
             let world = World(trackCount: 1)
             var entities: [(entity: Entity, kind: Int, y: Float)] = []
             var kinds: [(data: SkeletonData, draw: SkeletonDrawData, textures: AtlasTextures, gpu: Int)] = []
@@ -245,7 +266,7 @@ import Testing
             withExtendedLifetime(world) {}
         }
         let (failures, checked) = try GPUPathTests.judge(pairs, in: directory)
-        #expect(checked == Self.scenes.count)
+        #expect(checked == scenes.count)
         #expect(failures.isEmpty, "\(failures)")
     }
 }
