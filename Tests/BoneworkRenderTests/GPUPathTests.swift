@@ -319,3 +319,82 @@ import Testing
         }
     }
 }
+
+/// The GPU path's parallel parts give the same result on any thread count: `BackToFront` orders
+/// the same characters the same way, and a frame packed on 2 threads draws the same pixels as one
+/// packed on 1. Run under ThreadSanitizer by `Tools/sanitize.sh thread`.
+@Suite(.serialized) struct GPUThreadingTests {
+    @Test func cullingOrdersTheSameOnAnyThreadCount() {
+        var seed: UInt64 = 12345
+        func random() -> Float {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(seed >> 40) / Float(1 << 24) * 2000 - 1000
+        }
+        // Ties on y included: order by index then.
+        let x = (0..<20_000).map { _ in random() }
+        let y = (0..<20_000).map { k in k % 5 == 0 ? 7 : random() }
+        let viewport = WorldViewport(x: -600, y: -600, width: 1200, height: 1200)
+        let culling = BackToFront(margin: 100)
+        culling.minimumChunk = 1000
+        var orders: [[Int32]] = []
+        for threads in [1, 2, 4] {
+            let order = x.withUnsafeBufferPointer { xs in
+                y.withUnsafeBufferPointer { ys in
+                    Array(culling.run(x: xs, y: ys, viewport: viewport, threads: threads))
+                }
+            }
+            orders.append(order)
+        }
+        #expect(orders[0] == orders[1] && orders[0] == orders[2])
+        // Exactly the characters inside the grown viewport, higher on the plane first.
+        let inside = (0..<x.count).filter { x[$0] > -700 && x[$0] < 700 && y[$0] > -700 && y[$0] < 700 }
+        #expect(orders[0].count == inside.count)
+        #expect(
+            zip(orders[0], orders[0].dropFirst()).allSatisfy { a, b in
+                y[Int(a)] > y[Int(b)] || (y[Int(a)] == y[Int(b)] && a < b)
+            })
+    }
+
+    @Test func framesPackedOnTwoThreadsDrawTheSame() throws {
+        let renderer = try RequestRenderer(baseDirectory: TestPaths.examples.path)
+        let gpu = try renderer.gpuRenderer()
+        let (data, draw) = try renderer.skeleton("tank/tank-pro.json", atlas: "tank/tank-pma.atlas")
+        let kind = Int32(try renderer.gpuKind(draw, textures: try renderer.textures(atlas: "tank/tank-pma.atlas")))
+        let world = World(trackCount: 1)
+        var entities: [Entity] = []
+        for k in 0..<600 {
+            let entity = try world.spawn(data)
+            try world.setAnimation(entity, track: 0, data.animations[k % data.animations.count].name, loop: true)
+            try world.place(entity, x: Float(k % 30) * 30 - 450, y: Float(k / 30) * 30 - 300, scaleX: 0.1, scaleY: 0.1)
+            entities.append(entity)
+        }
+        world.update(0.4)
+        let batch = try world.locate(entities[0]).batch
+        let views = [batch.poseViews()]
+        let rows = try entities.map { UInt64(try world.locate($0).row) }
+        let kinds = [Int32](repeating: kind, count: entities.count)
+        let target = try OffscreenTarget(width: 128, height: 128, context: renderer.context)
+        var images: [[UInt8]] = []
+        var commands: [Int] = []
+        gpu.minimumPackRows = 100
+        for threads in [1, 2] {
+            gpu.packThreads = threads
+            target.clear(0, 0, 0, 0)
+            let frame = try kinds.withUnsafeBufferPointer { k throws(RenderError) in
+                try gpu.beginFrame(kinds: k, chunks: gpu.chunks(for: k.count))
+            }
+            #expect(frame.chunkCount == threads)
+            views.withUnsafeBufferPointer { b in rows.withUnsafeBufferPointer { gpu.pack(frame, batches: b, rows: $0) }
+            }
+            let stats = gpu.submit(frame, viewport: WorldViewport(x: -500, y: -400, width: 1000, height: 1000))
+            #expect(stats.packChunks == threads)
+            commands.append(stats.commands)
+            images.append(target.readImage().pixels)
+        }
+        gpu.packThreads = 1
+        #expect(commands[0] == commands[1])
+        #expect(images[0] == images[1], "the same pixels on 1 and 2 packing threads")
+        #expect(images[0].contains { $0 != 0 }, "something was drawn")
+        withExtendedLifetime(world) {}
+    }
+}
