@@ -30,9 +30,10 @@ case $mode in
         ;;
     thread)
         # The tests that run systems on several threads: the scheduler, every golden pose replayed on
-        # two threads, physics determinism, the profiler, triggers, the shared SkeletonData pool.
+        # two threads, physics determinism, the profiler, triggers, the shared SkeletonData pool, the GPU
+        # path's culling and packing on worker threads.
         filters=("BoneworkWorldTests\\.(ParallelTests|ParallelTraceTests|PhysicsDeterminismTests|ProfilerTests|WorldTests|TriggerTests)"
-            "BoneworkFormatTests\\.SkeletonDataPoolTests")
+            "BoneworkFormatTests\\.SkeletonDataPoolTests" "BoneworkRenderTests\\.GPUThreadingTests")
         export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
         # The heap-allocation check forks a measuring child, which can deadlock on the thread
         # sanitizer's own locks while other tests run; it is not a threading test and runs in the

@@ -206,11 +206,13 @@ public final class GPURenderer {
 
     /// Registers a skeleton kind (once per `SkeletonData` and atlas): appends its geometry to the
     /// static store and its pages to the page array (both re-uploaded). Returns the kind's index,
-    /// which `beginFrame` takes per character.
+    /// which `beginFrame` takes per character. A frame still open is dropped.
     /// - Throws: `RenderError.texture` when the pages cannot be copied or exceed the layer table.
     @discardableResult
     public func register(_ geometry: GPUSkeletonGeometry, textures: AtlasTextures) throws(RenderError) -> Int {
         context.makeCurrent()
+        // The kind table an open frame reads is about to be replaced.
+        if pending != nil { drop() }
         let layers = kinds.last.map { $0.layerBase + $0.textures.names.count } ?? 0
         guard layers + textures.names.count <= Self.maxLayers else {
             throw .texture(

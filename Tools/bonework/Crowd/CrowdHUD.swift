@@ -11,6 +11,10 @@ final class CrowdHUD {
     private let renderer: BatchRenderer
     private let white: GLuint
     private var list = DrawList()
+    /// One quad's corners, reused (a rectangle appends from it: no allocation per quad).
+    private let corners = UnsafeMutableBufferPointer<Float>.allocate(capacity: 8)
+    private static let uvs: [Float] = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5]
+    private static let triangles: [UInt16] = [0, 1, 2, 2, 3, 0]
     private var width: Float = 1
     private var height: Float = 1
     /// Window pixels per font pixel: 2 gives 10x14-pixel glyphs, readable at 1280x720.
@@ -35,6 +39,7 @@ final class CrowdHUD {
     }
 
     deinit {
+        corners.deallocate()
         var name = white
         glDeleteTextures(1, &name)
     }
@@ -49,12 +54,16 @@ final class CrowdHUD {
     /// A filled rectangle, window pixels from the top-left.
     func rect(x: Float, y: Float, width w: Float, height h: Float, color: Color) {
         let top = height - y
-        let positions: [Float] = [x, top - h, x + w, top - h, x + w, top, x, top]
-        let uvs: [Float] = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5]
-        let triangles: [UInt16] = [0, 1, 2, 2, 3, 0]
+        (corners[0], corners[1], corners[2], corners[3]) = (x, top - h, x + w, top - h)
+        (corners[4], corners[5], corners[6], corners[7]) = (x + w, top, x, top)
         let colors = SlotVertexColors(skeleton: .white, slot: color, attachment: .white, dark: nil, premultiplied: true)
-        list.append(
-            positions: positions, uvs: uvs, triangles: triangles, colors: colors, texture: white, blendMode: .normal)
+        Self.uvs.withUnsafeBufferPointer { uvs in
+            Self.triangles.withUnsafeBufferPointer { triangles in
+                list.append(
+                    positions: UnsafeBufferPointer(corners), uvs: uvs, vertexCount: 4, triangles: triangles,
+                    colors: colors, texture: white, blendMode: .normal, premultiplied: true)
+            }
+        }
     }
 
     /// Lines of text from `(x, y)` (window pixels, top-left of the first line) on a dark backdrop.
