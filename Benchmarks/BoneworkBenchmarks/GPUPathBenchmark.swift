@@ -116,9 +116,7 @@ enum GPUPathBenchmark {
                 var outsideDraw: [UInt64] = []
                 var last = RenderFrameStats()
                 var characterKinds: [Int32] = []
-                var rows: [UInt64] = []
-                var batchIDs: [ObjectIdentifier] = []
-                var batchViews: [BatchPoseViews] = []
+                let rows = BatchRows()
                 for frame in 0..<(warmup + frames) {
                     world.update(1.0 / 60)
                     target.bind()
@@ -129,21 +127,11 @@ enum GPUPathBenchmark {
                     }
                     let c1 = RenderClock.threadCPU()
                     characterKinds.removeAll(keepingCapacity: true)
-                    rows.removeAll(keepingCapacity: true)
-                    batchIDs.removeAll(keepingCapacity: true)
-                    batchViews.removeAll(keepingCapacity: true)
+                    rows.removeAll()
                     for agent in visible {
                         let a = Int(agent)
                         characterKinds.append(kinds[a % kindCount].index)
-                        let (batch, row) = try world.locate(entities[a])
-                        let id = ObjectIdentifier(batch)
-                        var index = batchIDs.firstIndex(of: id) ?? -1
-                        if index < 0 {
-                            index = batchIDs.count
-                            batchIDs.append(id)
-                            batchViews.append(batch.poseViews())
-                        }
-                        rows.append(UInt64(index) << 32 | UInt64(row))
+                        try rows.append(entities[a], in: world)
                     }
                     let c2 = RenderClock.threadCPU()
                     let opened = try characterKinds.withUnsafeBufferPointer { k throws(RenderError) in
@@ -151,9 +139,7 @@ enum GPUPathBenchmark {
                     }
                     let c3 = RenderClock.threadCPU()
                     let w0 = RenderClock.wall()
-                    batchViews.withUnsafeBufferPointer { b in
-                        rows.withUnsafeBufferPointer { gpu.pack(opened, batches: b, rows: $0) }
-                    }
+                    rows.pack(opened, with: gpu)
                     let w1 = RenderClock.wall()
                     let stats = gpu.submit(opened, viewport: viewport)
                     _ = target.readImage()  // waits for the GPU outside the timed span

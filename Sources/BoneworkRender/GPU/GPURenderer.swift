@@ -3,35 +3,6 @@ import BoneworkWorld
 import CGL
 import Dispatch
 
-/// A skeleton kind registered with a `GPURenderer`: its geometry, where it sits in the renderer's
-/// shared static store, and its pages' premultiplied flags.
-final class GPURendererKind {
-    let geometry: GPUSkeletonGeometry
-    /// Per page of the kind's atlas: whether it holds premultiplied alpha.
-    let premultiplied: [Bool]
-    /// The kind's first corner, vertex and influence in the shared store, and its first layer in
-    /// the page array.
-    let cornerBase: Int
-    let vertexBase: Int
-    let influenceBase: Int
-    let layerBase: Int
-    /// The atlas textures the kind's pages were copied from.
-    let textures: AtlasTextures
-
-    init(
-        geometry: GPUSkeletonGeometry, textures: AtlasTextures, cornerBase: Int, vertexBase: Int, influenceBase: Int,
-        layerBase: Int
-    ) {
-        self.geometry = geometry
-        self.textures = textures
-        premultiplied = textures.premultiplied
-        self.cornerBase = cornerBase
-        self.vertexBase = vertexBase
-        self.influenceBase = influenceBase
-        self.layerBase = layerBase
-    }
-}
-
 /// The GPU path: a crowd of characters of any mix of skeleton kinds, skins and animations, drawn
 /// back to front with one draw call per frame where GL 4.3's `glMultiDrawArraysIndirect` exists.
 ///
@@ -74,50 +45,50 @@ public final class GPURenderer {
 
     let context: GLContext
     let program: ShaderProgram
-    private var uniforms: [String: GLint] = [:]
-    private(set) var kinds: [GPURendererKind] = []
-    private var kindRefs = UnsafeMutableBufferPointer<Unmanaged<GPURendererKind>>.allocate(capacity: 1)
+    var uniforms: [String: GLint] = [:]
+    var kinds: [GPURendererKind] = []
+    var kindRefs = UnsafeMutableBufferPointer<Unmanaged<GPURendererKind>>.allocate(capacity: 1)
 
     // The static store: every kind's vertices, influences and corners, and the page array.
-    private let vertexArray: GLuint
-    private let staticBuffers: [GLuint]  // vertices, influences, corners
-    private let staticTextures: [GLuint]
-    private var staticCorners = 0
-    private let pageArray: GLuint
-    private var layerInfo: [Float] = []
-    private var arraySize = (width: 1, height: 1)
+    let vertexArray: GLuint
+    let staticBuffers: [GLuint]  // vertices, influences, corners
+    let staticTextures: [GLuint]
+    var staticCorners = 0
+    let pageArray: GLuint
+    var layerInfo: [Float] = []
+    var arraySize = (width: 1, height: 1)
 
     // Streamed per frame.
-    private let bones: StreamedTable
-    private let slots: StreamedTable
-    private let deform: StreamedTable
-    private let characters: StreamedTable
-    private let dynamicBuffer: GLuint
-    private let dynamicTexture: GLuint
-    private let indirectBuffer: GLuint
-    private let iotaBuffer: GLuint
-    private var iotaCount = 0
-    private var dynamicBytes = 0
-    private var indirectBytes = 0
-    private var fences: [GLsync?] = [nil, nil, nil]
+    let bones: StreamedTable
+    let slots: StreamedTable
+    let deform: StreamedTable
+    let characters: StreamedTable
+    let dynamicBuffer: GLuint
+    let dynamicTexture: GLuint
+    let indirectBuffer: GLuint
+    let iotaBuffer: GLuint
+    var iotaCount = 0
+    var dynamicBytes = 0
+    var indirectBytes = 0
+    var fences: [GLsync?] = [nil, nil, nil]
     /// One `GL_TIME_ELAPSED` query per region, and whether it was issued and not read yet.
-    private var timerQueries: [GLuint] = [0, 0, 0]
-    private var timerPending: [Bool] = [false, false, false]
-    private var lastGPUNanoseconds: UInt64 = 0
-    private var nextRegion = 0
-    private var frameNumber: UInt64 = 0
-    private let tally = PackTally()
-    private var chunks: [GPUChunk] = []
-    private var chunkRefs = UnsafeMutableBufferPointer<Unmanaged<GPUChunk>>.allocate(capacity: 1)
-    private var rows = UnsafeMutableBufferPointer<GPUCharacterRows>.allocate(capacity: 1)
-    private var staging: [UInt32] = []
+    var timerQueries: [GLuint] = [0, 0, 0]
+    var timerPending: [Bool] = [false, false, false]
+    var lastGPUNanoseconds: UInt64 = 0
+    var nextRegion = 0
+    var frameNumber: UInt64 = 0
+    let tally = PackTally()
+    var chunks: [GPUChunk] = []
+    var chunkRefs = UnsafeMutableBufferPointer<Unmanaged<GPUChunk>>.allocate(capacity: 1)
+    var rows = UnsafeMutableBufferPointer<GPUCharacterRows>.allocate(capacity: 1)
+    var staging: [UInt32] = []
     /// Per staged command: its blend state (`GPUCommand.state`).
-    private var stagingStates: [UInt8] = []
-    private var pending: Pending? = nil
+    var stagingStates: [UInt8] = []
+    var pending: Pending? = nil
     /// The largest page-array layer count the fragment shader's layer table holds.
     static let maxLayers = 64
 
-    private struct Pending {
+    struct Pending {
         var id: UInt64
         var region: Int
         var count: Int
@@ -231,118 +202,6 @@ public final class GPURenderer {
         uploadStore()
         try uploadPages()
         return kinds.count - 1
-    }
-
-    private func uploadStore() {
-        var vertexWords: [UInt32] = []
-        var influences: [Float] = []
-        var corners: [UInt32] = []
-        for kind in kinds {
-            let g = kind.geometry
-            var words = g.vertexWords
-            var v = 0
-            while v < words.count {
-                words[v + 4] &+= UInt32(kind.influenceBase)
-                words[v + 6] &+= UInt32(kind.layerBase)
-                v += GPUSkeletonGeometry.vertexWordCount
-            }
-            vertexWords += words
-            influences += g.influences
-            corners += g.corners.map { $0 &+ UInt32(kind.vertexBase) }
-        }
-        staticCorners = corners.count
-        func upload<T>(_ values: [T], buffer: GLuint, texture: GLuint, format: Int32, empty: T) {
-            let list = values.isEmpty ? [empty, empty, empty, empty] : values
-            glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffer)
-            list.withUnsafeBytes {
-                glBufferData(GL.e(GL_TEXTURE_BUFFER), GLsizeiptr($0.count), $0.baseAddress, GL.e(GL_STATIC_DRAW))
-            }
-            glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
-            glTexBuffer(GL.e(GL_TEXTURE_BUFFER), GL.e(format), buffer)
-        }
-        upload(vertexWords, buffer: staticBuffers[0], texture: staticTextures[0], format: GL_RGBA32UI, empty: 0)
-        upload(influences, buffer: staticBuffers[1], texture: staticTextures[1], format: GL_RGBA32F, empty: 0)
-        upload(corners, buffer: staticBuffers[2], texture: staticTextures[2], format: GL_R32UI, empty: 0)
-        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
-        glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
-    }
-
-    /// Copies every kind's page textures into layers of one texture array, padded to the largest
-    /// page; each layer's table entry gives its size as a fraction of the array's, its filter
-    /// (linear, nearest, mipmapped) and whether it is premultiplied.
-    private func uploadPages() throws(RenderError) {
-        var pages: [(name: GLuint, width: Int, height: Int, filter: Float, pma: Bool)] = []
-        for kind in kinds {
-            for (k, name) in kind.textures.names.enumerated() {
-                glBindTexture(GL.e(GL_TEXTURE_2D), name)
-                var w: GLint = 0
-                var h: GLint = 0
-                var minFilter: GLint = 0
-                var magFilter: GLint = 0
-                glGetTexLevelParameteriv(GL.e(GL_TEXTURE_2D), 0, GL.e(GL_TEXTURE_WIDTH), &w)
-                glGetTexLevelParameteriv(GL.e(GL_TEXTURE_2D), 0, GL.e(GL_TEXTURE_HEIGHT), &h)
-                glGetTexParameteriv(GL.e(GL_TEXTURE_2D), GL.e(GL_TEXTURE_MIN_FILTER), &minFilter)
-                glGetTexParameteriv(GL.e(GL_TEXTURE_2D), GL.e(GL_TEXTURE_MAG_FILTER), &magFilter)
-                let filter: Float =
-                    minFilter == GL_NEAREST && magFilter == GL_NEAREST
-                    ? 1 : (minFilter == GL_NEAREST || minFilter == GL_LINEAR ? 0 : 2)
-                pages.append((name, Int(max(1, w)), Int(max(1, h)), filter, kind.premultiplied[k]))
-            }
-        }
-        let width = pages.map(\.width).max() ?? 1
-        let height = pages.map(\.height).max() ?? 1
-        arraySize = (width, height)
-        let mipmaps = pages.contains { $0.filter == 2 }
-        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), pageArray)
-        glTexImage3D(
-            GL.e(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(width), GLsizei(height), GLsizei(max(1, pages.count)), 0,
-            GL.e(GL_RGBA), GL.e(GL_UNSIGNED_BYTE), nil)
-        var pixels = [UInt8]()
-        let zero = [UInt8](repeating: 0, count: width * height * 4)
-        glPixelStorei(GL.e(GL_PACK_ALIGNMENT), 1)
-        glPixelStorei(GL.e(GL_UNPACK_ALIGNMENT), 1)
-        layerInfo = []
-        for (layer, page) in pages.enumerated() {
-            pixels = [UInt8](repeating: 0, count: page.width * page.height * 4)
-            glBindTexture(GL.e(GL_TEXTURE_2D), page.name)
-            pixels.withUnsafeMutableBytes {
-                glGetTexImage(GL.e(GL_TEXTURE_2D), 0, GL.e(GL_RGBA), GL.e(GL_UNSIGNED_BYTE), $0.baseAddress)
-            }
-            glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), pageArray)
-            zero.withUnsafeBytes {
-                glTexSubImage3D(
-                    GL.e(GL_TEXTURE_2D_ARRAY), 0, 0, 0, GLint(layer), GLsizei(width), GLsizei(height), 1, GL.e(GL_RGBA),
-                    GL.e(GL_UNSIGNED_BYTE), $0.baseAddress)
-            }
-            pixels.withUnsafeBytes {
-                glTexSubImage3D(
-                    GL.e(GL_TEXTURE_2D_ARRAY), 0, 0, 0, GLint(layer), GLsizei(page.width), GLsizei(page.height), 1,
-                    GL.e(GL_RGBA), GL.e(GL_UNSIGNED_BYTE), $0.baseAddress)
-            }
-            layerInfo += [
-                Float(page.width) / Float(width), Float(page.height) / Float(height), page.filter, page.pma ? 1 : 0,
-            ]
-        }
-        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), pageArray)
-        let linear = GL_LINEAR
-        glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_MAG_FILTER), linear)
-        glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
-        if mipmaps {
-            glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_MIN_FILTER), GL_LINEAR_MIPMAP_LINEAR)
-            glGenerateMipmap(GL.e(GL_TEXTURE_2D_ARRAY))
-        } else {
-            glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_MIN_FILTER), linear)
-            glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_MAX_LEVEL), 0)
-        }
-        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), 0)
-        glBindTexture(GL.e(GL_TEXTURE_2D), 0)
-        let error = GL.firstError()
-        guard error == 0 else {
-            throw .texture("copying atlas pages into the page array: GL error 0x\(String(error, radix: 16))")
-        }
-        glUseProgram(program.name)
-        glUniform1i(uniforms["uHasMipmaps"] ?? -1, mipmaps ? 1 : 0)
     }
 
     // MARK: - Frames
@@ -569,19 +428,6 @@ public final class GPURenderer {
         pending = nil
     }
 
-    /// Reads the region's timer query if it has finished (never waits); the region's fence has
-    /// passed by the time its next frame is submitted, so its result is normally there.
-    private func readTimer(_ region: Int) {
-        guard timerPending[region] else { return }
-        var available: GLint = 0
-        glGetQueryObjectiv(timerQueries[region], GL.e(GL_QUERY_RESULT_AVAILABLE), &available)
-        guard available != 0 else { return }
-        var nanoseconds: GLuint64 = 0
-        glGetQueryObjectui64v(timerQueries[region], GL.e(GL_QUERY_RESULT), &nanoseconds)
-        lastGPUNanoseconds = UInt64(nanoseconds)
-        timerPending[region] = false
-    }
-
     private func waitForRegion(_ region: Int) {
         guard let fence = fences[region] else { return }
         for _ in 0..<10 {
@@ -592,236 +438,6 @@ public final class GPURenderer {
         fences[region] = nil
     }
 
-    private func uploadDynamic(frame: GPUFrame, corners: Int) {
-        let bytes = corners * 32
-        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), dynamicBuffer)
-        // A fresh store each frame (orphaning): the GPU may still read the last one.
-        glBufferData(GL.e(GL_TEXTURE_BUFFER), GLsizeiptr(bytes), nil, GL.e(GL_STREAM_DRAW))
-        var offset = 0
-        for c in 0..<frame.chunkCount {
-            let words = chunks[c].dynamic
-            guard !words.isEmpty else { continue }
-            words.withUnsafeBytes {
-                glBufferSubData(GL.e(GL_TEXTURE_BUFFER), GLintptr(offset), GLsizeiptr($0.count), $0.baseAddress)
-            }
-            offset += words.count * 4
-        }
-        glBindTexture(GL.e(GL_TEXTURE_BUFFER), dynamicTexture)
-        glTexBuffer(GL.e(GL_TEXTURE_BUFFER), GL.e(GL_RGBA32UI), dynamicBuffer)
-        glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
-        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
-        dynamicBytes = bytes
-    }
-
-    /// Grows the per-instance attribute that numbers the characters (baseInstance reads it).
-    private func ensureIota(_ count: Int) {
-        guard count > iotaCount else { return }
-        let capacity = max(count, iotaCount * 2, 1024)
-        let values = (0..<capacity).map { Int32(truncatingIfNeeded: $0) }
-        glBindBuffer(GL.e(GL_ARRAY_BUFFER), iotaBuffer)
-        values.withUnsafeBytes {
-            glBufferData(GL.e(GL_ARRAY_BUFFER), GLsizeiptr($0.count), $0.baseAddress, GL.e(GL_STATIC_DRAW))
-        }
-        glBindBuffer(GL.e(GL_ARRAY_BUFFER), 0)
-        iotaCount = capacity
-    }
-
-    private func encode(commandCount: Int, region: Int, viewport: WorldViewport, stats: inout RenderFrameStats) {
-        glDisable(GL.e(GL_DEPTH_TEST))
-        glDisable(GL.e(GL_CULL_FACE))
-        glDisable(GL.e(GL_SCISSOR_TEST))
-        glEnable(GL.e(GL_BLEND))
-        glBlendEquation(GL.e(GL_FUNC_ADD))
-        glBlendFuncSeparate(
-            GL.e(GL_ONE), GL.e(GL_ONE_MINUS_SRC1_COLOR), GL.e(GL_ONE), GL.e(GL_ONE_MINUS_SRC1_ALPHA))
-        glUseProgram(program.name)
-        func u(_ name: String) -> GLint { uniforms[name] ?? -1 }
-        glUniform2f(u("uOrigin"), viewport.x, viewport.y)
-        glUniform2f(u("uScale"), 2 / viewport.width, 2 / viewport.height)
-        glUniform1i(u("uStaticCorners"), GLint(truncatingIfNeeded: staticCorners))
-        glUniform1i(u("uCharacterBase"), GLint(truncatingIfNeeded: characters.texelBase(region: region)))
-        glUniform1i(u("uBoneBase"), GLint(truncatingIfNeeded: bones.texelBase(region: region)))
-        glUniform1i(u("uSlotBase"), GLint(truncatingIfNeeded: slots.texelBase(region: region)))
-        glUniform1i(u("uDeformBase"), GLint(truncatingIfNeeded: deform.texelBase(region: region)))
-        glUniform2f(u("uArraySize"), Float(arraySize.width), Float(arraySize.height))
-        layerInfo.withUnsafeBufferPointer {
-            if !$0.isEmpty { glUniform4fv(u("uLayers"), GLsizei($0.count / 4), $0.baseAddress) }
-        }
-        glActiveTexture(GL.e(GL_TEXTURE0))
-        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), pageArray)
-        let buffers = [
-            staticTextures[0], staticTextures[1], staticTextures[2], dynamicTexture, characters.texture, bones.texture,
-            slots.texture, deform.texture,
-        ]
-        for (k, texture) in buffers.enumerated() {
-            glActiveTexture(GL.e(GL_TEXTURE1) + GLenum(k))
-            glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
-        }
-        glActiveTexture(GL.e(GL_TEXTURE0))
-        glBindVertexArray(vertexArray)
-        let before = RenderClock.threadCPU()
-        func setState(_ state: UInt8) {
-            if state == 0 {
-                glBlendFuncSeparate(
-                    GL.e(GL_ONE), GL.e(GL_ONE_MINUS_SRC1_COLOR), GL.e(GL_ONE), GL.e(GL_ONE_MINUS_SRC1_ALPHA))
-            } else {
-                let f = BatchRenderer.blendFactors(.multiply, premultiplied: false)
-                glBlendFuncSeparate(GL.e(f.0), GL.e(f.1), GL.e(f.2), GL.e(f.3))
-            }
-        }
-        switch submission {
-        case .multiDrawIndirect:
-            glBindBuffer(GL.e(GL_DRAW_INDIRECT_BUFFER), indirectBuffer)
-            staging.withUnsafeBytes {
-                // New storage only when it grows (fresh storage every frame page-faults in the driver).
-                if $0.count > indirectBytes {
-                    indirectBytes = $0.count + $0.count / 2
-                    glBufferData(GL.e(GL_DRAW_INDIRECT_BUFFER), GLsizeiptr(indirectBytes), nil, GL.e(GL_STREAM_DRAW))
-                }
-                glBufferSubData(GL.e(GL_DRAW_INDIRECT_BUFFER), 0, GLsizeiptr($0.count), $0.baseAddress)
-            }
-            // One call per run of commands sharing a blend state: one in all unless straight-alpha
-            // multiply slots are drawn.
-            var start = 0
-            while start < commandCount {
-                let state = stagingStates[start]
-                var end = start + 1
-                while end < commandCount && stagingStates[end] == state { end += 1 }
-                if state != 0 || start != 0 { setState(state) }
-                glMultiDrawArraysIndirect(
-                    GL.e(GL_TRIANGLES), UnsafeRawPointer(bitPattern: start * 16), GLsizei(end - start), 0)
-                stats.drawCalls += 1
-                start = end
-            }
-            glBindBuffer(GL.e(GL_DRAW_INDIRECT_BUFFER), 0)
-        case .drawPerCommand:
-            glDisableVertexAttribArray(0)
-            var state: UInt8 = 0
-            for c in 0..<commandCount {
-                let k = c * 4
-                if stagingStates[c] != state {
-                    state = stagingStates[c]
-                    setState(state)
-                }
-                glVertexAttribI4i(0, GLint(bitPattern: staging[k + 3]), 0, 0, 0)
-                glDrawArrays(GL.e(GL_TRIANGLES), GLint(bitPattern: staging[k + 2]), GLsizei(staging[k]))
-            }
-            glEnableVertexAttribArray(0)
-            stats.drawCalls = commandCount
-        }
-        stats.drawCallNanoseconds = RenderClock.threadCPU() &- before
-        glBindVertexArray(0)
-        for k in 0..<buffers.count {
-            glActiveTexture(GL.e(GL_TEXTURE1) + GLenum(k))
-            glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
-        }
-        glActiveTexture(GL.e(GL_TEXTURE0))
-        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), 0)
-        commandsLastFrame = commandCount
-    }
-
     /// Draw commands the last frame issued (runs of slots and clipped ranges, all characters).
-    public private(set) var commandsLastFrame = 0
-}
-
-/// Pose views handed to the packing threads. `@unchecked Sendable`: the views point into batch
-/// columns that the threads only read and that nothing changes while `GPURenderer.pack` runs (its
-/// caller waits for it).
-struct PoseViewBuffer: @unchecked Sendable {
-    let views: UnsafeBufferPointer<PoseView>
-}
-
-/// Batch columns and rows handed to the packing threads. `@unchecked Sendable` for the same
-/// reason as `PoseViewBuffer`: read only, unchanged while `GPURenderer.pack` runs.
-struct BatchRowBuffer: @unchecked Sendable {
-    let batches: UnsafeBufferPointer<BatchPoseViews>
-    let rows: UnsafeBufferPointer<UInt64>
-}
-
-/// One per-frame table of the GPU path: a buffer texture whose storage holds one region per frame
-/// in flight, mapped persistently where `ARB_buffer_storage` exists, else range by range.
-final class StreamedTable {
-    let format: GLenum
-    let texelBytes: Int
-    let persistent: Bool
-    let texture: GLuint
-    private(set) var buffer: GLuint = 0
-    private(set) var regionBytes = 0
-    private var mapping: UnsafeMutableRawPointer? = nil
-    private var mapped = false
-
-    init(format: GLenum, texelBytes: Int, persistent: Bool) {
-        self.format = format
-        self.texelBytes = texelBytes
-        self.persistent = persistent
-        var name: GLuint = 0
-        glGenTextures(1, &name)
-        texture = name
-    }
-
-    /// The region's first texel.
-    func texelBase(region: Int) -> Int { region * regionBytes / texelBytes }
-
-    /// Replaces the storage with room for `bytes` per region (the caller has waited for the GPU).
-    func grow(to bytes: Int, regions: Int) throws(RenderError) {
-        if buffer != 0 { glDeleteBuffers(1, &buffer) }
-        mapping = nil
-        mapped = false
-        regionBytes = 0
-        let region = (bytes + bytes / 4 + 4095) & ~4095
-        var limit: GLint = 0
-        glGetIntegerv(GL.e(GL_MAX_TEXTURE_BUFFER_SIZE), &limit)
-        guard region * regions / texelBytes <= Int(max(limit, 65536)) else {
-            throw .buffer(
-                "a GPU-path table of \(bytes) bytes per frame exceeds the driver's buffer texture limit (\(limit) texels)"
-            )
-        }
-        glGenBuffers(1, &buffer)
-        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffer)
-        let total = GLsizeiptr(region * regions)
-        if persistent {
-            let flags = GLbitfield(GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT)
-            glBufferStorage(GL.e(GL_TEXTURE_BUFFER), total, nil, flags)
-            mapping = glMapBufferRange(GL.e(GL_TEXTURE_BUFFER), 0, total, flags)
-        } else {
-            glBufferData(GL.e(GL_TEXTURE_BUFFER), total, nil, GL.e(GL_STREAM_DRAW))
-        }
-        glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
-        glTexBuffer(GL.e(GL_TEXTURE_BUFFER), format, buffer)
-        glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
-        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
-        let error = GL.firstError()
-        guard error == 0, !persistent || mapping != nil else {
-            throw .buffer("allocating a GPU-path table failed: GL error 0x\(String(error, radix: 16))")
-        }
-        regionBytes = region
-    }
-
-    /// The region's memory, for `bytes` of writing (nil when it cannot be mapped).
-    func map(region: Int, bytes: Int) -> UnsafeMutableRawPointer? {
-        if let mapping { return mapping + region * regionBytes }
-        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffer)
-        let access = GLbitfield(GL_MAP_WRITE_BIT | GL_MAP_UNSYNCHRONIZED_BIT)
-        let p = glMapBufferRange(GL.e(GL_TEXTURE_BUFFER), GLintptr(region * regionBytes), GLsizeiptr(bytes), access)
-        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
-        mapped = p != nil
-        return p
-    }
-
-    /// Ends writing (unmaps a mapped range); false when the contents were lost.
-    @discardableResult
-    func unmap() -> Bool {
-        guard mapped else { return true }
-        mapped = false
-        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffer)
-        let ok = glUnmapBuffer(GL.e(GL_TEXTURE_BUFFER)) != GLboolean(GL_FALSE)
-        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
-        return ok
-    }
-
-    func delete() {
-        if buffer != 0 { glDeleteBuffers(1, &buffer) }
-        var name = texture
-        glDeleteTextures(1, &name)
-    }
+    public internal(set) var commandsLastFrame = 0
 }

@@ -12,12 +12,9 @@ final class CrowdDrawing {
     private var textures: [AtlasTextures] = []
     private var order: [Int] = []
     private var kinds: [Int32] = []
-    /// Per drawn character: its batch (an index into `batchViews`) and row, packed as
-    /// `batch << 32 | row`.
-    private var rows: [UInt64] = []
+    /// Per drawn character: its batch and row.
+    private let rows = BatchRows()
     private let culling = BackToFront(margin: CrowdDrawing.margin)
-    private var batchIDs: [ObjectIdentifier] = []
-    private var batchViews: [BatchPoseViews] = []
     /// Thread CPU time the last frame's culling and ordering took, nanoseconds.
     private(set) var cullNanoseconds: UInt64 = 0
     /// How far outside the view an agent's position may be and still be drawn, world units.
@@ -49,9 +46,7 @@ final class CrowdDrawing {
         let frame = try kinds.withUnsafeBufferPointer { kinds throws(RenderError) in
             try renderer.beginFrame(kinds: kinds, chunks: renderer.chunks(for: kinds.count))
         }
-        batchViews.withUnsafeBufferPointer { batches in
-            rows.withUnsafeBufferPointer { renderer.pack(frame, batches: batches, rows: $0) }
-        }
+        rows.pack(frame, with: renderer)
         renderer.submit(frame, viewport: viewport)
         return order.count
     }
@@ -65,9 +60,7 @@ final class CrowdDrawing {
         }
         order.removeAll(keepingCapacity: true)
         kinds.removeAll(keepingCapacity: true)
-        rows.removeAll(keepingCapacity: true)
-        batchIDs.removeAll(keepingCapacity: true)
-        batchViews.removeAll(keepingCapacity: true)
+        rows.removeAll()
         let world = sim.world
         try sim.kind.withUnsafeBufferPointer { kind in
             try sim.entity.withUnsafeBufferPointer { entity in
@@ -75,16 +68,7 @@ final class CrowdDrawing {
                     let a = Int(agent)
                     order.append(a)
                     kinds.append(kind[a])
-                    // One column view per batch, not one per character.
-                    let (batch, row) = try world.locate(entity[a])
-                    let id = ObjectIdentifier(batch)
-                    var index = batchIDs.firstIndex(of: id) ?? -1
-                    if index < 0 {
-                        index = batchIDs.count
-                        batchIDs.append(id)
-                        batchViews.append(batch.poseViews())
-                    }
-                    rows.append(UInt64(index) << 32 | UInt64(row))
+                    try rows.append(entity[a], in: world)
                 }
             }
         }

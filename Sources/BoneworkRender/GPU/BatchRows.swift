@@ -1,0 +1,45 @@
+import BoneworkWorld
+
+/// The characters of a GPU-path frame as (batch, row) pairs for
+/// `GPURenderer.pack(_:batches:rows:)`: each entity is located in its world once, and each batch's
+/// column views are fetched once per frame, not once per character. Keeps its arrays: once warm,
+/// gathering a frame allocates nothing.
+public final class BatchRows {
+    /// The column views of every batch the gathered characters live in.
+    public private(set) var batches: [BatchPoseViews] = []
+    /// Per character in order: `batch << 32 | row` (`batch` an index into ``batches``).
+    public private(set) var rows: [UInt64] = []
+    private var ids: [ObjectIdentifier] = []
+
+    /// An empty gathering.
+    public init() {}
+
+    /// Forgets the last frame's characters (keeping the storage).
+    public func removeAll() {
+        batches.removeAll(keepingCapacity: true)
+        rows.removeAll(keepingCapacity: true)
+        ids.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends the next character.
+    /// - Throws: `WorldError.staleEntity` when `entity` is not alive in `world`.
+    public func append(_ entity: Entity, in world: World) throws {
+        let (batch, row) = try world.locate(entity)
+        let id = ObjectIdentifier(batch)
+        var index = ids.firstIndex(of: id) ?? -1
+        if index < 0 {
+            index = ids.count
+            ids.append(id)
+            batches.append(batch.poseViews())
+        }
+        rows.append(UInt64(index) << 32 | UInt64(row))
+    }
+
+    /// Packs every gathered character into `frame` through `renderer` (see
+    /// `GPURenderer.pack(_:batches:rows:)`); the batches must be unchanged since gathering.
+    public func pack(_ frame: GPUFrame, with renderer: GPURenderer) {
+        batches.withUnsafeBufferPointer { b in
+            rows.withUnsafeBufferPointer { renderer.pack(frame, batches: b, rows: $0) }
+        }
+    }
+}

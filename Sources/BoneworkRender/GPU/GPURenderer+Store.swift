@@ -1,0 +1,146 @@
+import CGL
+
+/// A skeleton kind registered with a `GPURenderer`: its geometry, where it sits in the renderer's
+/// shared static store, and its pages' premultiplied flags.
+final class GPURendererKind {
+    let geometry: GPUSkeletonGeometry
+    /// Per page of the kind's atlas: whether it holds premultiplied alpha.
+    let premultiplied: [Bool]
+    /// The kind's first corner, vertex and influence in the shared store, and its first layer in
+    /// the page array.
+    let cornerBase: Int
+    let vertexBase: Int
+    let influenceBase: Int
+    let layerBase: Int
+    /// The atlas textures the kind's pages were copied from.
+    let textures: AtlasTextures
+
+    init(
+        geometry: GPUSkeletonGeometry, textures: AtlasTextures, cornerBase: Int, vertexBase: Int, influenceBase: Int,
+        layerBase: Int
+    ) {
+        self.geometry = geometry
+        self.textures = textures
+        premultiplied = textures.premultiplied
+        self.cornerBase = cornerBase
+        self.vertexBase = vertexBase
+        self.influenceBase = influenceBase
+        self.layerBase = layerBase
+    }
+}
+
+// The static store shared by every registered kind (vertex records, influences, corners) and the
+// page array, re-uploaded when a kind is registered.
+extension GPURenderer {
+    func uploadStore() {
+        var vertexWords: [UInt32] = []
+        var influences: [Float] = []
+        var corners: [UInt32] = []
+        for kind in kinds {
+            let g = kind.geometry
+            var words = g.vertexWords
+            var v = 0
+            while v < words.count {
+                words[v + 4] &+= UInt32(kind.influenceBase)
+                words[v + 6] &+= UInt32(kind.layerBase)
+                v += GPUSkeletonGeometry.vertexWordCount
+            }
+            vertexWords += words
+            influences += g.influences
+            corners += g.corners.map { $0 &+ UInt32(kind.vertexBase) }
+        }
+        staticCorners = corners.count
+        func upload<T>(_ values: [T], buffer: GLuint, texture: GLuint, format: Int32, empty: T) {
+            let list = values.isEmpty ? [empty, empty, empty, empty] : values
+            glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffer)
+            list.withUnsafeBytes {
+                glBufferData(GL.e(GL_TEXTURE_BUFFER), GLsizeiptr($0.count), $0.baseAddress, GL.e(GL_STATIC_DRAW))
+            }
+            glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
+            glTexBuffer(GL.e(GL_TEXTURE_BUFFER), GL.e(format), buffer)
+        }
+        upload(vertexWords, buffer: staticBuffers[0], texture: staticTextures[0], format: GL_RGBA32UI, empty: 0)
+        upload(influences, buffer: staticBuffers[1], texture: staticTextures[1], format: GL_RGBA32F, empty: 0)
+        upload(corners, buffer: staticBuffers[2], texture: staticTextures[2], format: GL_R32UI, empty: 0)
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
+        glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
+    }
+
+    /// Copies every kind's page textures into layers of one texture array, padded to the largest
+    /// page; each layer's table entry gives its size as a fraction of the array's, its filter
+    /// (linear, nearest, mipmapped) and whether it is premultiplied.
+    func uploadPages() throws(RenderError) {
+        var pages: [(name: GLuint, width: Int, height: Int, filter: Float, pma: Bool)] = []
+        for kind in kinds {
+            for (k, name) in kind.textures.names.enumerated() {
+                glBindTexture(GL.e(GL_TEXTURE_2D), name)
+                var w: GLint = 0
+                var h: GLint = 0
+                var minFilter: GLint = 0
+                var magFilter: GLint = 0
+                glGetTexLevelParameteriv(GL.e(GL_TEXTURE_2D), 0, GL.e(GL_TEXTURE_WIDTH), &w)
+                glGetTexLevelParameteriv(GL.e(GL_TEXTURE_2D), 0, GL.e(GL_TEXTURE_HEIGHT), &h)
+                glGetTexParameteriv(GL.e(GL_TEXTURE_2D), GL.e(GL_TEXTURE_MIN_FILTER), &minFilter)
+                glGetTexParameteriv(GL.e(GL_TEXTURE_2D), GL.e(GL_TEXTURE_MAG_FILTER), &magFilter)
+                let filter: Float =
+                    minFilter == GL_NEAREST && magFilter == GL_NEAREST
+                    ? 1 : (minFilter == GL_NEAREST || minFilter == GL_LINEAR ? 0 : 2)
+                pages.append((name, Int(max(1, w)), Int(max(1, h)), filter, kind.premultiplied[k]))
+            }
+        }
+        let width = pages.map(\.width).max() ?? 1
+        let height = pages.map(\.height).max() ?? 1
+        arraySize = (width, height)
+        let mipmaps = pages.contains { $0.filter == 2 }
+        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), pageArray)
+        glTexImage3D(
+            GL.e(GL_TEXTURE_2D_ARRAY), 0, GL_RGBA8, GLsizei(width), GLsizei(height), GLsizei(max(1, pages.count)), 0,
+            GL.e(GL_RGBA), GL.e(GL_UNSIGNED_BYTE), nil)
+        var pixels = [UInt8]()
+        let zero = [UInt8](repeating: 0, count: width * height * 4)
+        glPixelStorei(GL.e(GL_PACK_ALIGNMENT), 1)
+        glPixelStorei(GL.e(GL_UNPACK_ALIGNMENT), 1)
+        layerInfo = []
+        for (layer, page) in pages.enumerated() {
+            pixels = [UInt8](repeating: 0, count: page.width * page.height * 4)
+            glBindTexture(GL.e(GL_TEXTURE_2D), page.name)
+            pixels.withUnsafeMutableBytes {
+                glGetTexImage(GL.e(GL_TEXTURE_2D), 0, GL.e(GL_RGBA), GL.e(GL_UNSIGNED_BYTE), $0.baseAddress)
+            }
+            glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), pageArray)
+            zero.withUnsafeBytes {
+                glTexSubImage3D(
+                    GL.e(GL_TEXTURE_2D_ARRAY), 0, 0, 0, GLint(layer), GLsizei(width), GLsizei(height), 1, GL.e(GL_RGBA),
+                    GL.e(GL_UNSIGNED_BYTE), $0.baseAddress)
+            }
+            pixels.withUnsafeBytes {
+                glTexSubImage3D(
+                    GL.e(GL_TEXTURE_2D_ARRAY), 0, 0, 0, GLint(layer), GLsizei(page.width), GLsizei(page.height), 1,
+                    GL.e(GL_RGBA), GL.e(GL_UNSIGNED_BYTE), $0.baseAddress)
+            }
+            layerInfo += [
+                Float(page.width) / Float(width), Float(page.height) / Float(height), page.filter, page.pma ? 1 : 0,
+            ]
+        }
+        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), pageArray)
+        let linear = GL_LINEAR
+        glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_MAG_FILTER), linear)
+        glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        if mipmaps {
+            glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_MIN_FILTER), GL_LINEAR_MIPMAP_LINEAR)
+            glGenerateMipmap(GL.e(GL_TEXTURE_2D_ARRAY))
+        } else {
+            glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_MIN_FILTER), linear)
+            glTexParameteri(GL.e(GL_TEXTURE_2D_ARRAY), GL.e(GL_TEXTURE_MAX_LEVEL), 0)
+        }
+        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), 0)
+        glBindTexture(GL.e(GL_TEXTURE_2D), 0)
+        let error = GL.firstError()
+        guard error == 0 else {
+            throw .texture("copying atlas pages into the page array: GL error 0x\(String(error, radix: 16))")
+        }
+        glUseProgram(program.name)
+        glUniform1i(uniforms["uHasMipmaps"] ?? -1, mipmaps ? 1 : 0)
+    }
+}

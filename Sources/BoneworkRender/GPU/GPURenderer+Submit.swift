@@ -1,0 +1,147 @@
+import BoneworkWorld
+import CGL
+
+// The GL side of `submit`: uploading a frame's clipped corners and commands, the draw calls and
+// their timer queries.
+extension GPURenderer {
+    /// Reads the region's timer query if it has finished (never waits); the region's fence has
+    /// passed by the time its next frame is submitted, so its result is normally there.
+    func readTimer(_ region: Int) {
+        guard timerPending[region] else { return }
+        var available: GLint = 0
+        glGetQueryObjectiv(timerQueries[region], GL.e(GL_QUERY_RESULT_AVAILABLE), &available)
+        guard available != 0 else { return }
+        var nanoseconds: GLuint64 = 0
+        glGetQueryObjectui64v(timerQueries[region], GL.e(GL_QUERY_RESULT), &nanoseconds)
+        lastGPUNanoseconds = UInt64(nanoseconds)
+        timerPending[region] = false
+    }
+
+    func uploadDynamic(frame: GPUFrame, corners: Int) {
+        let bytes = corners * 32
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), dynamicBuffer)
+        // A fresh store each frame (orphaning): the GPU may still read the last one.
+        glBufferData(GL.e(GL_TEXTURE_BUFFER), GLsizeiptr(bytes), nil, GL.e(GL_STREAM_DRAW))
+        var offset = 0
+        for c in 0..<frame.chunkCount {
+            let words = chunks[c].dynamic
+            guard !words.isEmpty else { continue }
+            words.withUnsafeBytes {
+                glBufferSubData(GL.e(GL_TEXTURE_BUFFER), GLintptr(offset), GLsizeiptr($0.count), $0.baseAddress)
+            }
+            offset += words.count * 4
+        }
+        glBindTexture(GL.e(GL_TEXTURE_BUFFER), dynamicTexture)
+        glTexBuffer(GL.e(GL_TEXTURE_BUFFER), GL.e(GL_RGBA32UI), dynamicBuffer)
+        glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
+        dynamicBytes = bytes
+    }
+
+    /// Grows the per-instance attribute that numbers the characters (baseInstance reads it).
+    func ensureIota(_ count: Int) {
+        guard count > iotaCount else { return }
+        let capacity = max(count, iotaCount * 2, 1024)
+        let values = (0..<capacity).map { Int32(truncatingIfNeeded: $0) }
+        glBindBuffer(GL.e(GL_ARRAY_BUFFER), iotaBuffer)
+        values.withUnsafeBytes {
+            glBufferData(GL.e(GL_ARRAY_BUFFER), GLsizeiptr($0.count), $0.baseAddress, GL.e(GL_STATIC_DRAW))
+        }
+        glBindBuffer(GL.e(GL_ARRAY_BUFFER), 0)
+        iotaCount = capacity
+    }
+
+    func encode(commandCount: Int, region: Int, viewport: WorldViewport, stats: inout RenderFrameStats) {
+        glDisable(GL.e(GL_DEPTH_TEST))
+        glDisable(GL.e(GL_CULL_FACE))
+        glDisable(GL.e(GL_SCISSOR_TEST))
+        glEnable(GL.e(GL_BLEND))
+        glBlendEquation(GL.e(GL_FUNC_ADD))
+        glBlendFuncSeparate(
+            GL.e(GL_ONE), GL.e(GL_ONE_MINUS_SRC1_COLOR), GL.e(GL_ONE), GL.e(GL_ONE_MINUS_SRC1_ALPHA))
+        glUseProgram(program.name)
+        func u(_ name: String) -> GLint { uniforms[name] ?? -1 }
+        glUniform2f(u("uOrigin"), viewport.x, viewport.y)
+        glUniform2f(u("uScale"), 2 / viewport.width, 2 / viewport.height)
+        glUniform1i(u("uStaticCorners"), GLint(truncatingIfNeeded: staticCorners))
+        glUniform1i(u("uCharacterBase"), GLint(truncatingIfNeeded: characters.texelBase(region: region)))
+        glUniform1i(u("uBoneBase"), GLint(truncatingIfNeeded: bones.texelBase(region: region)))
+        glUniform1i(u("uSlotBase"), GLint(truncatingIfNeeded: slots.texelBase(region: region)))
+        glUniform1i(u("uDeformBase"), GLint(truncatingIfNeeded: deform.texelBase(region: region)))
+        glUniform2f(u("uArraySize"), Float(arraySize.width), Float(arraySize.height))
+        layerInfo.withUnsafeBufferPointer {
+            if !$0.isEmpty { glUniform4fv(u("uLayers"), GLsizei($0.count / 4), $0.baseAddress) }
+        }
+        glActiveTexture(GL.e(GL_TEXTURE0))
+        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), pageArray)
+        let buffers = [
+            staticTextures[0], staticTextures[1], staticTextures[2], dynamicTexture, characters.texture, bones.texture,
+            slots.texture, deform.texture,
+        ]
+        for (k, texture) in buffers.enumerated() {
+            glActiveTexture(GL.e(GL_TEXTURE1) + GLenum(k))
+            glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
+        }
+        glActiveTexture(GL.e(GL_TEXTURE0))
+        glBindVertexArray(vertexArray)
+        let before = RenderClock.threadCPU()
+        func setState(_ state: UInt8) {
+            if state == 0 {
+                glBlendFuncSeparate(
+                    GL.e(GL_ONE), GL.e(GL_ONE_MINUS_SRC1_COLOR), GL.e(GL_ONE), GL.e(GL_ONE_MINUS_SRC1_ALPHA))
+            } else {
+                let f = BatchRenderer.blendFactors(.multiply, premultiplied: false)
+                glBlendFuncSeparate(GL.e(f.0), GL.e(f.1), GL.e(f.2), GL.e(f.3))
+            }
+        }
+        switch submission {
+        case .multiDrawIndirect:
+            glBindBuffer(GL.e(GL_DRAW_INDIRECT_BUFFER), indirectBuffer)
+            staging.withUnsafeBytes {
+                // New storage only when it grows (fresh storage every frame page-faults in the driver).
+                if $0.count > indirectBytes {
+                    indirectBytes = $0.count + $0.count / 2
+                    glBufferData(GL.e(GL_DRAW_INDIRECT_BUFFER), GLsizeiptr(indirectBytes), nil, GL.e(GL_STREAM_DRAW))
+                }
+                glBufferSubData(GL.e(GL_DRAW_INDIRECT_BUFFER), 0, GLsizeiptr($0.count), $0.baseAddress)
+            }
+            // One call per run of commands sharing a blend state: one in all unless straight-alpha
+            // multiply slots are drawn.
+            var start = 0
+            while start < commandCount {
+                let state = stagingStates[start]
+                var end = start + 1
+                while end < commandCount && stagingStates[end] == state { end += 1 }
+                if state != 0 || start != 0 { setState(state) }
+                glMultiDrawArraysIndirect(
+                    GL.e(GL_TRIANGLES), UnsafeRawPointer(bitPattern: start * 16), GLsizei(end - start), 0)
+                stats.drawCalls += 1
+                start = end
+            }
+            glBindBuffer(GL.e(GL_DRAW_INDIRECT_BUFFER), 0)
+        case .drawPerCommand:
+            glDisableVertexAttribArray(0)
+            var state: UInt8 = 0
+            for c in 0..<commandCount {
+                let k = c * 4
+                if stagingStates[c] != state {
+                    state = stagingStates[c]
+                    setState(state)
+                }
+                glVertexAttribI4i(0, GLint(bitPattern: staging[k + 3]), 0, 0, 0)
+                glDrawArrays(GL.e(GL_TRIANGLES), GLint(bitPattern: staging[k + 2]), GLsizei(staging[k]))
+            }
+            glEnableVertexAttribArray(0)
+            stats.drawCalls = commandCount
+        }
+        stats.drawCallNanoseconds = RenderClock.threadCPU() &- before
+        glBindVertexArray(0)
+        for k in 0..<buffers.count {
+            glActiveTexture(GL.e(GL_TEXTURE1) + GLenum(k))
+            glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
+        }
+        glActiveTexture(GL.e(GL_TEXTURE0))
+        glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), 0)
+        commandsLastFrame = commandCount
+    }
+}
