@@ -55,6 +55,16 @@ enum GL {
         return false
     }
 
+    /// Waits until the GPU has passed `fence`, then deletes it. Bounded (ten one-second waits): a
+    /// lost context must not hang the caller forever.
+    static func waitAndDelete(_ fence: GLsync) {
+        for _ in 0..<10 {
+            let result = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 1_000_000_000)
+            if result != GL.e(GL_TIMEOUT_EXPIRED) { break }
+        }
+        glDeleteSync(fence)
+    }
+
     /// Drains the GL error queue; returns the first error code (0 when none).
     static func firstError() -> GLenum {
         var first: GLenum = 0

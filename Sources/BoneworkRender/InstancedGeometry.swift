@@ -230,17 +230,7 @@ public final class InstancedGeometry: Sendable {
         slots: UnsafeMutablePointer<UInt32>
     ) {
         let d = drawData
-        var row = bones
-        for bone in 0..<d.boneCount {
-            let t = pose.boneWorld(bone)
-            row[0] = t.a
-            row[1] = t.b
-            row[2] = t.c
-            row[3] = t.d
-            row[4] = t.worldX
-            row[5] = t.worldY
-            row += Self.boneFloats
-        }
+        pose.writeBoneRows(d.boneCount, into: bones)
         let skeletonColor = pose.skeletonColor
         var slotRow = slots
         for slot in 0..<d.slotCount {

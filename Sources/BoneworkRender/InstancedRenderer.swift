@@ -257,12 +257,7 @@ public final class InstancedSkeletonBuffers {
 
     private func waitForRegion(_ region: Int) {
         guard let fence = fences[region] else { return }
-        // Bounded: a lost context must not hang the caller forever.
-        for _ in 0..<10 {
-            let result = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 1_000_000_000)
-            if result != GL.e(GL_TIMEOUT_EXPIRED) { break }
-        }
-        glDeleteSync(fence)
+        GL.waitAndDelete(fence)
         fences[region] = nil
     }
 

@@ -29,6 +29,23 @@ public protocol PosedSkeleton {
 }
 
 extension PosedSkeleton {
+    /// Writes the first `count` bones' world transforms as rows of six floats (a, b, c, d,
+    /// worldX, worldY) from `row`: the bone table both GPU-side paths upload.
+    @inline(__always)
+    func writeBoneRows(_ count: Int, into row: UnsafeMutablePointer<Float>) {
+        var row = row
+        for bone in 0..<count {
+            let t = boneWorld(bone)
+            row[0] = t.a
+            row[1] = t.b
+            row[2] = t.c
+            row[3] = t.d
+            row[4] = t.worldX
+            row[5] = t.worldY
+            row += 6
+        }
+    }
+
     /// White: a pose without a skeleton colour tints nothing.
     public var skeletonColor: Color { .white }
     /// -1 for every slot: sequences show their setup frame.

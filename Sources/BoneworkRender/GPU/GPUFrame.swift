@@ -146,17 +146,7 @@ public struct GPUFrame: @unchecked Sendable {
         record[1] = r.slotTexel
         record[2] = r.deformFloat
         record[3] = 0
-        var row = bones + Int(r.boneTexel) &* 4
-        for bone in 0..<d.boneCount {
-            let t = pose.boneWorld(bone)
-            row[0] = t.a
-            row[1] = t.b
-            row[2] = t.c
-            row[3] = t.d
-            row[4] = t.worldX
-            row[5] = t.worldY
-            row += GPUSkeletonGeometry.boneFloats
-        }
+        pose.writeBoneRows(d.boneCount, into: bones + Int(r.boneTexel) &* 4)
         let slotCount = d.slotCount
         if chunk.variants.count < slotCount {
             chunk.variants = [UInt32](repeating: .max, count: slotCount)

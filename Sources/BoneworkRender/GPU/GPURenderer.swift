@@ -63,6 +63,8 @@ public final class GPURenderer {
     let slots: StreamedTable
     let deform: StreamedTable
     let characters: StreamedTable
+    /// The four tables in one list, made once (bones, slots, deform, characters).
+    let streamed: [StreamedTable]
     let dynamicBuffer: GLuint
     let dynamicTexture: GLuint
     let indirectBuffer: GLuint
@@ -117,6 +119,7 @@ public final class GPURenderer {
         slots = StreamedTable(format: GL.e(GL_RGBA32UI), texelBytes: 16, persistent: persistent)
         deform = StreamedTable(format: GL.e(GL_R32F), texelBytes: 4, persistent: persistent)
         characters = StreamedTable(format: GL.e(GL_RGBA32I), texelBytes: 16, persistent: persistent)
+        streamed = [bones, slots, deform, characters]
         var buffers = [GLuint](repeating: 0, count: 6)
         glGenBuffers(6, &buffers)
         staticBuffers = Array(buffers[0..<3])
@@ -164,7 +167,7 @@ public final class GPURenderer {
         guard context.makeCurrent() else { return }
         for case let fence? in fences { glDeleteSync(fence) }
         glDeleteQueries(GLsizei(timerQueries.count), timerQueries)
-        for table in [bones, slots, deform, characters] { table.delete() }
+        for table in streamed { table.delete() }
         var vao = vertexArray
         glDeleteVertexArrays(1, &vao)
         let buffers = staticBuffers + [dynamicBuffer, indirectBuffer, iotaBuffer]
@@ -260,7 +263,7 @@ public final class GPURenderer {
         let needs = [
             max(16, boneTexels * 16), max(16, slotTexels * 16), max(16, deformFloats * 4), max(16, count * 16),
         ]
-        let tables = [bones, slots, deform, characters]
+        let tables = streamed
         if zip(tables, needs).contains(where: { $0.regionBytes < $1 }) {
             for r in fences.indices { waitForRegion(r) }
             for (table, need) in zip(tables, needs) where table.regionBytes < need {
@@ -360,7 +363,7 @@ public final class GPURenderer {
         stats.packChunks = tally.chunks.load(ordering: .acquiring)
         stats.fillNanoseconds = wallStart &- pending.wallStart
         var closed = true
-        for table in [bones, slots, deform, characters] where !table.unmap() { closed = false }
+        for table in streamed where !table.unmap() { closed = false }
         // Commands in chunk order, dynamic ones pointed at their chunk's corners.
         staging.removeAll(keepingCapacity: true)
         stagingStates.removeAll(keepingCapacity: true)
@@ -424,17 +427,13 @@ public final class GPURenderer {
     /// Drops an open frame that was never submitted.
     public func drop() {
         tally.frame.store(0, ordering: .sequentiallyConsistent)
-        for table in [bones, slots, deform, characters] { _ = table.unmap() }
+        for table in streamed { _ = table.unmap() }
         pending = nil
     }
 
     private func waitForRegion(_ region: Int) {
         guard let fence = fences[region] else { return }
-        for _ in 0..<10 {
-            let result = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 1_000_000_000)
-            if result != GL.e(GL_TIMEOUT_EXPIRED) { break }
-        }
-        glDeleteSync(fence)
+        GL.waitAndDelete(fence)
         fences[region] = nil
     }
 
