@@ -127,11 +127,9 @@ enum GPUPathBenchmark {
                     }
                     let c1 = RenderClock.threadCPU()
                     characterKinds.removeAll(keepingCapacity: true)
-                    rows.removeAll()
-                    for agent in visible {
-                        let a = Int(agent)
-                        characterKinds.append(kinds[a % kindCount].index)
-                        try rows.append(entities[a], in: world)
+                    for agent in visible { characterKinds.append(kinds[Int(agent) % kindCount].index) }
+                    try entities.withUnsafeBufferPointer { e in
+                        try rows.gather(visible.count, entity: { e[Int(visible[$0])] }, in: world)
                     }
                     let c2 = RenderClock.threadCPU()
                     let opened = try characterKinds.withUnsafeBufferPointer { k throws(RenderError) in

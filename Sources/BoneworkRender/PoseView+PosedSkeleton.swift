@@ -43,4 +43,11 @@ extension PoseView: PosedSkeleton {
 }
 
 /// The engine's instances hand the GPU path their deform offsets straight from the batch's columns.
-extension PoseView: DeformedPose {}
+extension PoseView: DeformedPose {
+    /// Copies the slots' columns in one call (`copySlotStates`): true.
+    @inline(__always)
+    public func readSlots(_ count: Int, into states: UnsafeMutablePointer<SlotDrawState>) -> Bool {
+        copySlotStates(count, into: states)
+        return true
+    }
+}

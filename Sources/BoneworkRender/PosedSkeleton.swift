@@ -26,13 +26,17 @@ public protocol PosedSkeleton {
     /// Writes the world positions (`x, y` per vertex) of the vertex attachment (mesh or clipping)
     /// `attachment` shown in `slot`, deform included, into `output` (`worldVerticesLength` floats).
     func computeWorldVertices(slot: Int, attachment: Int, into output: UnsafeMutableBufferPointer<Float>)
+    /// Writes the first `count` bones' world transforms as rows of six floats (a, b, c, d,
+    /// worldX, worldY) from `row` (`count * 6` floats): the bone table both GPU-side paths upload.
+    /// The default reads `boneWorld` bone by bone; the engine's `PoseView` copies its columns in
+    /// one call.
+    func writeBoneRows(_ count: Int, into row: UnsafeMutablePointer<Float>)
 }
 
 extension PosedSkeleton {
-    /// Writes the first `count` bones' world transforms as rows of six floats (a, b, c, d,
-    /// worldX, worldY) from `row`: the bone table both GPU-side paths upload.
+    /// Writes the first `count` bones' world transforms from `boneWorld`, bone by bone.
     @inline(__always)
-    func writeBoneRows(_ count: Int, into row: UnsafeMutablePointer<Float>) {
+    public func writeBoneRows(_ count: Int, into row: UnsafeMutablePointer<Float>) {
         var row = row
         for bone in 0..<count {
             let t = boneWorld(bone)

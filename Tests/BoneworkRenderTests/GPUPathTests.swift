@@ -115,6 +115,47 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count) of \(checked) frames differ; first: \(failures.first ?? "")")
     }
 
+    /// A pose without the bulk reads (every field asked through its accessor, as a pose type of
+    /// an application's own would) draws exactly the pixels the engine's `PoseView` draws, for
+    /// every example skeleton mid-way through its first animation with each of its skins.
+    @Test func aPoseWithoutBulkReadsDrawsTheSamePixels() throws {
+        let renderer = try RequestRenderer(baseDirectory: "")
+        var seen = Set<String>()
+        var drawn = 0
+        for relative in TestPaths.skeletonFiles() {
+            let base = relative.replacingOccurrences(of: ".json", with: "").replacingOccurrences(of: ".skel", with: "")
+            guard seen.insert(base).inserted, let atlas = TestPaths.atlasPath(forSkeleton: relative) else { continue }
+            let (data, drawData) = try renderer.skeleton(TestPaths.example(relative), atlas: atlas)
+            let textures = try renderer.textures(atlas: atlas)
+            let world = World(trackCount: 1)
+            for skin in [nil] + data.skins.map(\.name).filter({ $0 != "default" }).map({ Optional($0) }) {
+                let entity = try world.spawn(data, skin: skin)
+                if let animation = data.animations.first {
+                    try world.setAnimation(entity, track: 0, animation.name, loop: true)
+                }
+                world.update(max(data.animations.first?.duration ?? 0, 0.1) / 2)
+                let view = try world.poseView(entity)
+                var builder = FrameBuilder()
+                var list = DrawList()
+                builder.build(view, drawData: drawData, pages: textures.bindings, into: &list)
+                let viewport = Self.framing(list)
+                let target = try OffscreenTarget(width: 128, height: 128, context: renderer.context)
+                target.clear(0, 0, 0, 0)
+                try renderer.drawGPU(view, drawData: drawData, textures: textures, viewport: viewport)
+                let bulk = target.readImage()
+                target.clear(0, 0, 0, 0)
+                try renderer.drawGPU(
+                    PerFieldPose(view: view), drawData: drawData, textures: textures, viewport: viewport)
+                let perField = target.readImage()
+                #expect(bulk.pixels == perField.pixels, "\(relative) skin \(skin ?? "default")")
+                #expect(list.vertices.isEmpty || bulk.pixels.contains { $0 != 0 }, "\(relative): nothing drawn")
+                try world.despawn(entity)
+                drawn += 1
+            }
+        }
+        #expect(drawn >= 30)
+    }
+
     /// Draws one pose through both paths, framed on its CPU-path triangles (256 x 256, 10 % margin).
     func render(
         _ pose: PoseView, drawData: SkeletonDrawData, textures: AtlasTextures, renderer: RequestRenderer,
@@ -123,6 +164,18 @@ import Testing
         var builder = FrameBuilder()
         var list = DrawList()
         builder.build(pose, drawData: drawData, pages: textures.bindings, into: &list)
+        let viewport = Self.framing(list)
+        let target = try OffscreenTarget(width: 256, height: 256, context: renderer.context)
+        target.clear(0, 0, 0, 0)
+        try renderer.drawGPU(pose, drawData: drawData, textures: textures, viewport: viewport)
+        try PNG.write(target.readImage(), to: files.gpu)
+        target.clear(0, 0, 0, 0)
+        renderer.renderer.draw(list, viewport: viewport, into: target)
+        try PNG.write(target.readImage(), to: files.cpu)
+    }
+
+    /// A square viewport around a draw list's triangles (10 % margin each side).
+    static func framing(_ list: DrawList) -> WorldViewport {
         var low = SIMD2<Float>(repeating: .greatestFiniteMagnitude)
         var high = -low
         for v in list.vertices {
@@ -135,14 +188,7 @@ import Testing
         }
         let side = max(high.x - low.x, high.y - low.y, 1) * 1.2
         let centre = (low + high) / 2
-        let viewport = WorldViewport(x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side)
-        let target = try OffscreenTarget(width: 256, height: 256, context: renderer.context)
-        target.clear(0, 0, 0, 0)
-        try renderer.drawGPU(pose, drawData: drawData, textures: textures, viewport: viewport)
-        try PNG.write(target.readImage(), to: files.gpu)
-        target.clear(0, 0, 0, 0)
-        renderer.renderer.draw(list, viewport: viewport, into: target)
-        try PNG.write(target.readImage(), to: files.cpu)
+        return WorldViewport(x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side)
     }
 }
 
@@ -397,4 +443,23 @@ import Testing
         #expect(images[0].contains { $0 != 0 }, "something was drawn")
         withExtendedLifetime(world) {}
     }
+}
+
+/// An engine pose seen only through its per-field accessors: `DeformedPose`'s default bulk reads
+/// (per slot, per bone) run for it.
+struct PerFieldPose: DeformedPose {
+    let view: PoseView
+    var skeletonColor: Color { view.skeletonColor }
+    var drawOrderCount: Int { view.drawOrderCount }
+    func drawOrderSlot(_ k: Int) -> Int { view.drawOrderSlot(k) }
+    func slotColor(_ slot: Int) -> Color { view.slotColor(slot) }
+    func slotDarkColor(_ slot: Int) -> Color { view.slotDarkColor(slot) }
+    func slotAttachment(_ slot: Int) -> Int { view.slotAttachment(slot) }
+    func slotSequenceIndex(_ slot: Int) -> Int { view.slotSequenceIndex(slot) }
+    func isBoneActive(_ bone: Int) -> Bool { view.isBoneActive(bone) }
+    func boneWorld(_ bone: Int) -> BoneWorldTransform { view.boneWorld(bone) }
+    func computeWorldVertices(slot: Int, attachment: Int, into output: UnsafeMutableBufferPointer<Float>) {
+        view.computeWorldVertices(slot: slot, attachment: attachment, into: output)
+    }
+    func deform(slot: Int) -> UnsafeBufferPointer<Float> { view.deform(slot: slot) }
 }

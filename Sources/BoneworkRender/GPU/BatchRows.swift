@@ -35,6 +35,27 @@ public final class BatchRows {
         rows.append(UInt64(index) << 32 | UInt64(row))
     }
 
+    /// Replaces the gathering with `count` characters, `entity(k)` the k-th, located in bulk
+    /// (`World.locate(_:entity:into:)`): every batch of `world` is listed, each character costs a
+    /// few loads and no reference counting. Allocates only while it grows.
+    /// - Throws: `WorldError.staleEntity` when an entity is not alive in `world` (the gathering is
+    ///   then empty).
+    public func gather(_ count: Int, entity: (Int) -> Entity, in world: World) throws {
+        removeAll()
+        for batch in world.batches { batches.append(batch.poseViews()) }
+        if rows.capacity < count { rows.reserveCapacity(count) }
+        do {
+            rows.append(contentsOf: repeatElement(0, count: count))
+            try rows.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                try world.locate(count, entity: entity, into: base)
+            }
+        } catch {
+            removeAll()
+            throw error
+        }
+    }
+
     /// Packs every gathered character into `frame` through `renderer` (see
     /// `GPURenderer.pack(_:batches:rows:)`); the batches must be unchanged since gathering.
     public func pack(_ frame: GPUFrame, with renderer: GPURenderer) {

@@ -23,28 +23,80 @@ struct GPUCommand {
 /// back-to-front order, the corners of their clipped slots (clipped on the CPU, exactly as the
 /// CPU path clips), and its scratch. Reused frame after frame: once warm, packing allocates nothing.
 final class GPUChunk {
+    /// What packing appends to and clips with; the packing call holds one pointer to it for its
+    /// whole range (one exclusivity check per call, not one per slot).
+    var work = GPUPackWork()
+    /// The chunk's draw commands, in order.
+    var commands: [GPUCommand] { work.commands }
+    /// The chunk's clipped corners.
+    var dynamic: [UInt32] { work.dynamic }
+    /// A region's texture coordinates for the clipper (8 floats; owned by the chunk).
+    let quadUVs = UnsafeMutableBufferPointer<Float>.allocate(capacity: 8)
+    /// Per slot of the character being packed (`slotCapacity` each): its drawing inputs, the
+    /// variant it shows from the static geometry (`UInt32.max`: none), its range of dynamic
+    /// corners and its blend state; and the character's draw order. Raw storage, not arrays: the
+    /// per-slot loops read and write them without exclusivity checks.
+    private(set) var slotCapacity = 0
+    private(set) var slotStates = UnsafeMutablePointer<SlotDrawState>.allocate(capacity: 1)
+    private(set) var order = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    private(set) var variants = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+    private(set) var dynamicStarts = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    private(set) var dynamicCounts = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    private(set) var states = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+
+    init() { quadUVs.initialize(repeating: 0) }
+
+    deinit {
+        quadUVs.deallocate()
+        freeSlots()
+    }
+
+    /// Makes room for `count` slots per character (keeps the storage once it is large enough).
+    @inline(__always)
+    func reserveSlots(_ count: Int) {
+        guard count > slotCapacity else { return }
+        growSlots(count)
+    }
+
+    private func growSlots(_ count: Int) {
+        freeSlots()
+        slotCapacity = max(count, slotCapacity * 2)
+        slotStates = .allocate(capacity: slotCapacity)
+        slotStates.initialize(repeating: SlotDrawState(), count: slotCapacity)
+        order = .allocate(capacity: slotCapacity)
+        order.initialize(repeating: 0, count: slotCapacity)
+        variants = .allocate(capacity: slotCapacity)
+        variants.initialize(repeating: .max, count: slotCapacity)
+        dynamicStarts = .allocate(capacity: slotCapacity)
+        dynamicStarts.initialize(repeating: 0, count: slotCapacity)
+        dynamicCounts = .allocate(capacity: slotCapacity)
+        dynamicCounts.initialize(repeating: 0, count: slotCapacity)
+        states = .allocate(capacity: slotCapacity)
+        states.initialize(repeating: 0, count: slotCapacity)
+    }
+
+    private func freeSlots() {
+        slotStates.deallocate()
+        order.deallocate()
+        variants.deallocate()
+        dynamicStarts.deallocate()
+        dynamicCounts.deallocate()
+        states.deallocate()
+    }
+
+    func reset() {
+        work.commands.removeAll(keepingCapacity: true)
+        work.dynamic.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A packing chunk's growing outputs and clipper (see `GPUChunk.work`).
+struct GPUPackWork {
     var commands: [GPUCommand] = []
     /// Eight words per corner: x, y, u, v (float bits), light, dark, meta, 0.
     var dynamic: [UInt32] = []
     var clipper = Clipper()
     var world: [Float] = []
-    /// A region's texture coordinates for the clipper (8 floats; owned by the chunk).
-    let quadUVs = UnsafeMutableBufferPointer<Float>.allocate(capacity: 8)
-    /// Per slot of the character being packed: the variant it shows from the static geometry
-    /// (`UInt32.max`: none), and its range of dynamic corners.
-    var variants: [UInt32] = []
-    var dynamicStarts: [Int32] = []
-    var dynamicCounts: [Int32] = []
-    var states: [UInt8] = []
-
-    init() { quadUVs.initialize(repeating: 0) }
-
-    deinit { quadUVs.deallocate() }
-
-    func reset() {
-        commands.removeAll(keepingCapacity: true)
-        dynamic.removeAll(keepingCapacity: true)
-    }
 }
 
 /// Where one character's rows go in the frame's tables, and its skeleton kind.
@@ -102,9 +154,13 @@ public struct GPUFrame: @unchecked Sendable {
         }
         let start = RenderClock.threadCPU()
         let scratch = chunks[chunk].takeUnretainedValue()
-        for k in lower..<upper {
-            let r = rows[k]
-            writeCharacter(k, rows: r, kind: kinds[Int(r.kind)].takeUnretainedValue(), pose: pose(k), chunk: scratch)
+        withUnsafeMutablePointer(to: &scratch.work) { work in
+            for k in lower..<upper {
+                let r = rows[k]
+                writeCharacter(
+                    k, rows: r, kind: kinds[Int(r.kind)].takeUnretainedValue(), pose: pose(k), chunk: scratch,
+                    work: work)
+            }
         }
         tally.add(cpu: RenderClock.threadCPU() &- start)
     }
@@ -137,7 +193,8 @@ public struct GPUFrame: @unchecked Sendable {
 
     @inline(__always)
     private func writeCharacter<Pose: DeformedPose>(
-        _ index: Int, rows r: GPUCharacterRows, kind: GPURendererKind, pose: Pose, chunk: GPUChunk
+        _ index: Int, rows r: GPUCharacterRows, kind: GPURendererKind, pose: Pose, chunk: GPUChunk,
+        work: UnsafeMutablePointer<GPUPackWork>
     ) {
         let geometry = kind.geometry
         let d = geometry.drawData
@@ -148,151 +205,162 @@ public struct GPUFrame: @unchecked Sendable {
         record[3] = 0
         pose.writeBoneRows(d.boneCount, into: bones + Int(r.boneTexel) &* 4)
         let slotCount = d.slotCount
-        if chunk.variants.count < slotCount {
-            chunk.variants = [UInt32](repeating: .max, count: slotCount)
-            chunk.dynamicStarts = [Int32](repeating: 0, count: slotCount)
-            chunk.dynamicCounts = [Int32](repeating: 0, count: slotCount)
-            chunk.states = [UInt8](repeating: 0, count: slotCount)
+        chunk.reserveSlots(max(slotCount, pose.drawOrderCount))
+        if work.pointee.world.count < d.maxVertexFloats {
+            work.pointee.world = [Float](repeating: 0, count: d.maxVertexFloats)
         }
-        if chunk.world.count < d.maxVertexFloats { chunk.world = [Float](repeating: 0, count: d.maxVertexFloats) }
         let slotTable = slots + Int(r.slotTexel) &* GPUSkeletonGeometry.slotWords
-        chunk.variants.withUnsafeMutableBufferPointer { variants in
-            chunk.dynamicStarts.withUnsafeMutableBufferPointer { dynamicStarts in
-                chunk.dynamicCounts.withUnsafeMutableBufferPointer { dynamicCounts in
-                    chunk.states.withUnsafeMutableBufferPointer { states in
-                        for s in 0..<slotCount {
-                            variants[s] = .max
-                            dynamicCounts[s] = 0
-                        }
-                        // Pass 1: each slot's state, by the CPU path's rules, in draw order; clipped
-                        // slots are clipped here and drawn from dynamic corners.
-                        let skeletonColor = pose.skeletonColor
-                        for k in 0..<pose.drawOrderCount {
-                            let slot = pose.drawOrderSlot(k)
-                            guard slot >= 0 && slot < slotCount else { continue }
-                            let out = slotTable + slot &* GPUSkeletonGeometry.slotWords
-                            out[0] = .max
-                            out[1] = 0
-                            out[2] = 0
-                            out[3] = .max
-                            let slotID = Int32(slot)
-                            let attachment = pose.slotAttachment(slot)
-                            guard attachment >= 0 && attachment < d.attachmentCount,
-                                pose.isBoneActive(Int(d.slotBones[slot]))
-                            else {
-                                chunk.clipper.clipEnd(slot: slotID)
-                                continue
-                            }
-                            let kindOfAttachment = d.kinds[attachment]
-                            if kindOfAttachment == .clipping {
-                                startClip(pose, slot: slot, attachment: attachment, drawData: d, chunk: chunk)
-                                continue
-                            }
-                            let slotColor = pose.slotColor(slot)
-                            guard kindOfAttachment == .region || kindOfAttachment == .mesh, slotColor.a != 0 else {
-                                chunk.clipper.clipEnd(slot: slotID)
-                                continue
-                            }
-                            let frame = d.frameIndex(
-                                attachment: attachment, sequenceIndex: pose.slotSequenceIndex(slot))
-                            let page = frame >= 0 ? Int(d.framePages[frame]) : -1
-                            let attachmentColor = d.colors[attachment]
-                            guard attachmentColor.a != 0, page >= 0, page < kind.premultiplied.count else {
-                                chunk.clipper.clipEnd(slot: slotID)
-                                continue
-                            }
-                            let premultiplied = kind.premultiplied[page]
-                            states[slot] = !premultiplied && d.slotBlendModes[slot] == .multiply ? 1 : 0
-                            let colors = SlotVertexColors(
-                                skeleton: skeletonColor, slot: slotColor, attachment: attachmentColor,
-                                dark: d.slotHasDark[slot] ? pose.slotDarkColor(slot) : nil, premultiplied: premultiplied
-                            )
-                            if chunk.clipper.isClipping {
-                                let start = chunk.dynamic.count / 8
-                                clipSlot(
-                                    pose, slot: slot, attachment: attachment, frame: frame, page: page, colors: colors,
-                                    kind: kind, chunk: chunk)
-                                dynamicStarts[slot] = Int32(start)
-                                dynamicCounts[slot] = Int32(chunk.dynamic.count / 8 - start)
-                            } else {
-                                variants[slot] = UInt32(truncatingIfNeeded: frame)
-                                out[0] = UInt32(truncatingIfNeeded: frame)
-                                out[1] = colors.light
-                                out[2] = colors.dark
-                                let deformStart = geometry.slotDeformStarts[slot]
-                                if deformStart >= 0 {
-                                    writeDeform(
-                                        pose.deform(slot: slot), geometry: geometry, attachment: attachment,
-                                        into: deform + (Int(r.deformFloat) &+ Int(deformStart)), slotWord: out + 3,
-                                        base: Int(r.deformFloat) &+ Int(deformStart))
-                                }
-                            }
-                            chunk.clipper.clipEnd(slot: slotID)
-                        }
-                        chunk.clipper.clipEnd()
-                        // Pass 2: commands in draw order. A run of static slots grows while the next
-                        // drawn slot follows it in setup order with only slots showing nothing between.
-                        let cornerBase = UInt32(kind.cornerBase)
-                        let starts = geometry.slotCornerStarts
-                        var runFirst = -1
-                        var runLast = -1
-                        var runState: UInt8 = 0
-                        func flush() {
-                            guard runFirst >= 0 else { return }
-                            let first = starts[runFirst]
-                            let end = starts[runLast + 1]
-                            if end > first {
-                                chunk.commands.append(
-                                    GPUCommand(
-                                        count: UInt32(end - first), first: cornerBase + UInt32(first),
-                                        character: UInt32(index), dynamic: false, state: runState))
-                            }
-                            runFirst = -1
-                        }
-                        for k in 0..<pose.drawOrderCount {
-                            let slot = pose.drawOrderSlot(k)
-                            guard slot >= 0 && slot < slotCount else { continue }
-                            if variants[slot] != .max {
-                                if runFirst >= 0 && slot > runLast && states[slot] == runState {
-                                    var clear = true
-                                    var between = runLast + 1
-                                    while between < slot {
-                                        if variants[between] != .max {
-                                            clear = false
-                                            break
-                                        }
-                                        between += 1
-                                    }
-                                    if clear {
-                                        runLast = slot
-                                        continue
-                                    }
-                                }
-                                flush()
-                                runFirst = slot
-                                runLast = slot
-                                runState = states[slot]
-                            } else if dynamicCounts[slot] > 0 {
-                                flush()
-                                let first = UInt32(dynamicStarts[slot])
-                                let n = UInt32(dynamicCounts[slot])
-                                if let last = chunk.commands.last, last.dynamic, last.character == UInt32(index),
-                                    last.first + last.count == first, last.state == states[slot]
-                                {
-                                    chunk.commands[chunk.commands.count - 1].count += n
-                                } else {
-                                    chunk.commands.append(
-                                        GPUCommand(
-                                            count: n, first: first, character: UInt32(index), dynamic: true,
-                                            state: states[slot]))
-                                }
-                            }
-                        }
-                        flush()
-                    }
+        let inputs = chunk.slotStates
+        let variants = chunk.variants
+        let dynamicStarts = chunk.dynamicStarts
+        let dynamicCounts = chunk.dynamicCounts
+        let states = chunk.states
+        if !pose.readSlots(slotCount, into: inputs) {
+            for s in 0..<slotCount {
+                let color = pose.slotColor(s)
+                let p = inputs + s
+                p.pointee.attachment = Int32(truncatingIfNeeded: pose.slotAttachment(s))
+                p.pointee.sequenceIndex = Int32(truncatingIfNeeded: pose.slotSequenceIndex(s))
+                p.pointee.boneActive = pose.isBoneActive(Int(d.slotBones[s])) ? 1 : 0
+                p.pointee.r = color.r
+                p.pointee.g = color.g
+                p.pointee.b = color.b
+                p.pointee.a = color.a
+                if d.slotHasDark[s] {
+                    let dark = pose.slotDarkColor(s)
+                    p.pointee.darkR = dark.r
+                    p.pointee.darkG = dark.g
+                    p.pointee.darkB = dark.b
                 }
             }
         }
+        let order = chunk.order
+        let orderCount = pose.readDrawOrder(chunk.slotCapacity, into: order).count
+        for s in 0..<slotCount {
+            variants[s] = .max
+            dynamicCounts[s] = 0
+        }
+        // Pass 1: each slot's state, by the CPU path's rules, in draw order; clipped slots are
+        // clipped here and drawn from dynamic corners.
+        let skeletonColor = pose.skeletonColor
+        for k in 0..<orderCount {
+            let slot = Int(order[k])
+            guard slot >= 0 && slot < slotCount else { continue }
+            let out = slotTable + slot &* GPUSkeletonGeometry.slotWords
+            out[0] = .max
+            out[1] = 0
+            out[2] = 0
+            out[3] = .max
+            let slotID = Int32(slot)
+            let input = inputs[slot]
+            let attachment = Int(input.attachment)
+            guard attachment >= 0 && attachment < d.attachmentCount, input.boneActive != 0 else {
+                work.pointee.clipper.clipEnd(slot: slotID)
+                continue
+            }
+            let kindOfAttachment = d.kinds[attachment]
+            if kindOfAttachment == .clipping {
+                startClip(pose, slot: slot, attachment: attachment, drawData: d, work: work)
+                continue
+            }
+            guard kindOfAttachment == .region || kindOfAttachment == .mesh, input.a != 0 else {
+                work.pointee.clipper.clipEnd(slot: slotID)
+                continue
+            }
+            let frame = d.frameIndex(attachment: attachment, sequenceIndex: Int(input.sequenceIndex))
+            let page = frame >= 0 ? Int(d.framePages[frame]) : -1
+            let attachmentColor = d.colors[attachment]
+            guard attachmentColor.a != 0, page >= 0, page < kind.premultiplied.count else {
+                work.pointee.clipper.clipEnd(slot: slotID)
+                continue
+            }
+            let premultiplied = kind.premultiplied[page]
+            states[slot] = !premultiplied && d.slotBlendModes[slot] == .multiply ? 1 : 0
+            let colors = SlotVertexColors(
+                skeleton: skeletonColor, slot: Color(input.r, input.g, input.b, input.a), attachment: attachmentColor,
+                dark: d.slotHasDark[slot] ? Color(input.darkR, input.darkG, input.darkB, 1) : nil,
+                premultiplied: premultiplied)
+            if work.pointee.clipper.isClipping {
+                let start = work.pointee.dynamic.count / 8
+                clipSlot(
+                    pose, slot: slot, attachment: attachment, frame: frame, page: page, colors: colors, kind: kind,
+                    chunk: chunk, work: work)
+                dynamicStarts[slot] = Int32(start)
+                dynamicCounts[slot] = Int32(work.pointee.dynamic.count / 8 - start)
+            } else {
+                variants[slot] = UInt32(truncatingIfNeeded: frame)
+                out[0] = UInt32(truncatingIfNeeded: frame)
+                out[1] = colors.light
+                out[2] = colors.dark
+                let deformStart = geometry.slotDeformStarts[slot]
+                if deformStart >= 0 {
+                    writeDeform(
+                        pose.deform(slot: slot), geometry: geometry, attachment: attachment,
+                        into: deform + (Int(r.deformFloat) &+ Int(deformStart)), slotWord: out + 3,
+                        base: Int(r.deformFloat) &+ Int(deformStart))
+                }
+            }
+            work.pointee.clipper.clipEnd(slot: slotID)
+        }
+        work.pointee.clipper.clipEnd()
+        // Pass 2: commands in draw order. A run of static slots grows while the next drawn slot
+        // follows it in setup order with only slots showing nothing between.
+        let cornerBase = UInt32(kind.cornerBase)
+        let starts = geometry.slotCornerStarts
+        var runFirst = -1
+        var runLast = -1
+        var runState: UInt8 = 0
+        func flush() {
+            guard runFirst >= 0 else { return }
+            let first = starts[runFirst]
+            let end = starts[runLast + 1]
+            if end > first {
+                work.pointee.commands.append(
+                    GPUCommand(
+                        count: UInt32(end - first), first: cornerBase + UInt32(first), character: UInt32(index),
+                        dynamic: false, state: runState))
+            }
+            runFirst = -1
+        }
+        for k in 0..<orderCount {
+            let slot = Int(order[k])
+            guard slot >= 0 && slot < slotCount else { continue }
+            if variants[slot] != .max {
+                if runFirst >= 0 && slot > runLast && states[slot] == runState {
+                    var clear = true
+                    var between = runLast + 1
+                    while between < slot {
+                        if variants[between] != .max {
+                            clear = false
+                            break
+                        }
+                        between += 1
+                    }
+                    if clear {
+                        runLast = slot
+                        continue
+                    }
+                }
+                flush()
+                runFirst = slot
+                runLast = slot
+                runState = states[slot]
+            } else if dynamicCounts[slot] > 0 {
+                flush()
+                let first = UInt32(dynamicStarts[slot])
+                let n = UInt32(dynamicCounts[slot])
+                if let last = work.pointee.commands.last, last.dynamic, last.character == UInt32(index),
+                    last.first + last.count == first, last.state == states[slot]
+                {
+                    work.pointee.commands[work.pointee.commands.count - 1].count += n
+                } else {
+                    work.pointee.commands.append(
+                        GPUCommand(count: n, first: first, character: UInt32(index), dynamic: true, state: states[slot])
+                    )
+                }
+            }
+        }
+        flush()
     }
 
     /// Copies a slot's deform offsets into its deform area and points its slot row at them; a
@@ -314,14 +382,15 @@ public struct GPUFrame: @unchecked Sendable {
     }
 
     private func startClip<Pose: DeformedPose>(
-        _ pose: Pose, slot: Int, attachment: Int, drawData: SkeletonDrawData, chunk: GPUChunk
+        _ pose: Pose, slot: Int, attachment: Int, drawData: SkeletonDrawData, work: UnsafeMutablePointer<GPUPackWork>
     ) {
-        guard !chunk.clipper.isClipping else { return }
+        guard !work.pointee.clipper.isClipping else { return }
         let count = Int(drawData.vertexCounts[attachment]) * 2
-        chunk.world.withUnsafeMutableBufferPointer { world in
+        work.pointee.world.withUnsafeMutableBufferPointer { world in
             let polygon = UnsafeMutableBufferPointer(rebasing: world[0..<count])
             pose.computeWorldVertices(slot: slot, attachment: attachment, into: polygon)
-            chunk.clipper.clipStart(worldPolygon: UnsafeBufferPointer(polygon), endSlot: drawData.endSlots[attachment])
+            work.pointee.clipper.clipStart(
+                worldPolygon: UnsafeBufferPointer(polygon), endSlot: drawData.endSlots[attachment])
         }
     }
 
@@ -329,13 +398,13 @@ public struct GPUFrame: @unchecked Sendable {
     /// result to the chunk's dynamic corners.
     private func clipSlot<Pose: DeformedPose>(
         _ pose: Pose, slot: Int, attachment: Int, frame: Int, page: Int, colors: SlotVertexColors,
-        kind: GPURendererKind, chunk: GPUChunk
+        kind: GPURendererKind, chunk: GPUChunk, work: UnsafeMutablePointer<GPUPackWork>
     ) {
         let d = kind.geometry.drawData
         let vertexCount = Int(d.vertexCounts[attachment])
         let start = Int(d.triangleStarts[attachment])
         let triangles = UnsafeBufferPointer(rebasing: d.triangles[start..<(start + Int(d.triangleCounts[attachment]))])
-        chunk.world.withUnsafeMutableBufferPointer { world in
+        work.pointee.world.withUnsafeMutableBufferPointer { world in
             let uvs: UnsafeBufferPointer<Float>
             if d.kinds[attachment] == .region {
                 FrameBuilder.regionWorldVertices(
@@ -352,23 +421,23 @@ public struct GPUFrame: @unchecked Sendable {
                 uvs = UnsafeBufferPointer(rebasing: d.meshUVs[uvStart..<(uvStart + vertexCount * 2)])
             }
             let positions = UnsafeBufferPointer(rebasing: world[0..<(vertexCount * 2)])
-            chunk.clipper.clipTriangles(vertices: positions, uvs: uvs, triangles: triangles)
+            work.pointee.clipper.clipTriangles(vertices: positions, uvs: uvs, triangles: triangles)
         }
         let meta =
             UInt32(kind.layerBase + page) | UInt32(GPUSkeletonGeometry.blendCode(d.slotBlendModes[slot])) << 16
-        let v = chunk.clipper.clippedVertices
-        let uv = chunk.clipper.clippedUVs
-        for index in chunk.clipper.clippedTriangles {
+        let v = work.pointee.clipper.clippedVertices
+        let uv = work.pointee.clipper.clippedUVs
+        for index in work.pointee.clipper.clippedTriangles {
             let i = Int(index)
             guard i * 2 + 1 < v.count, i * 2 + 1 < uv.count else { continue }
-            chunk.dynamic.append(v[i * 2].bitPattern)
-            chunk.dynamic.append(v[i * 2 + 1].bitPattern)
-            chunk.dynamic.append(uv[i * 2].bitPattern)
-            chunk.dynamic.append(uv[i * 2 + 1].bitPattern)
-            chunk.dynamic.append(colors.light)
-            chunk.dynamic.append(colors.dark)
-            chunk.dynamic.append(meta)
-            chunk.dynamic.append(0)
+            work.pointee.dynamic.append(v[i * 2].bitPattern)
+            work.pointee.dynamic.append(v[i * 2 + 1].bitPattern)
+            work.pointee.dynamic.append(uv[i * 2].bitPattern)
+            work.pointee.dynamic.append(uv[i * 2 + 1].bitPattern)
+            work.pointee.dynamic.append(colors.light)
+            work.pointee.dynamic.append(colors.dark)
+            work.pointee.dynamic.append(meta)
+            work.pointee.dynamic.append(0)
         }
     }
 }

@@ -107,16 +107,18 @@ extension GPURenderer {
             }
             // One call per run of commands sharing a blend state: one in all unless straight-alpha
             // multiply slots are drawn.
-            var start = 0
-            while start < commandCount {
-                let state = stagingStates[start]
-                var end = start + 1
-                while end < commandCount && stagingStates[end] == state { end += 1 }
-                if state != 0 || start != 0 { setState(state) }
-                glMultiDrawArraysIndirect(
-                    GL.e(GL_TRIANGLES), UnsafeRawPointer(bitPattern: start * 16), GLsizei(end - start), 0)
-                stats.drawCalls += 1
-                start = end
+            stagingStates.withUnsafeBufferPointer { states in
+                var start = 0
+                while start < commandCount {
+                    let state = states[start]
+                    var end = start + 1
+                    while end < commandCount && states[end] == state { end += 1 }
+                    if state != 0 || start != 0 { setState(state) }
+                    glMultiDrawArraysIndirect(
+                        GL.e(GL_TRIANGLES), UnsafeRawPointer(bitPattern: start * 16), GLsizei(end - start), 0)
+                    stats.drawCalls += 1
+                    start = end
+                }
             }
             glBindBuffer(GL.e(GL_DRAW_INDIRECT_BUFFER), 0)
         case .drawPerCommand:

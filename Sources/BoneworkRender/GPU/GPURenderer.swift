@@ -365,22 +365,33 @@ public final class GPURenderer {
         var closed = true
         for table in streamed where !table.unmap() { closed = false }
         // Commands in chunk order, dynamic ones pointed at their chunk's corners.
+        var commandCount = 0
+        for c in 0..<frame.chunkCount { commandCount += chunks[c].work.commands.count }
         staging.removeAll(keepingCapacity: true)
+        staging.append(contentsOf: repeatElement(0, count: commandCount * 4))
         stagingStates.removeAll(keepingCapacity: true)
+        stagingStates.append(contentsOf: repeatElement(0, count: commandCount))
         var dynamicCorners = 0
-        for c in 0..<frame.chunkCount {
-            let chunk = chunks[c]
-            for command in chunk.commands {
-                let first = command.dynamic ? UInt32(staticCorners + dynamicCorners) + command.first : command.first
-                staging.append(command.count)
-                staging.append(1)
-                staging.append(first)
-                staging.append(command.character)
-                stagingStates.append(command.state)
+        staging.withUnsafeMutableBufferPointer { words in
+            stagingStates.withUnsafeMutableBufferPointer { states in
+                var k = 0
+                for c in 0..<frame.chunkCount {
+                    let work = chunks[c].work
+                    let dynamicBase = UInt32(truncatingIfNeeded: staticCorners + dynamicCorners)
+                    work.commands.withUnsafeBufferPointer { commands in
+                        for command in commands {
+                            words[k &* 4] = command.count
+                            words[k &* 4 &+ 1] = 1
+                            words[k &* 4 &+ 2] = command.dynamic ? dynamicBase &+ command.first : command.first
+                            words[k &* 4 &+ 3] = command.character
+                            states[k] = command.state
+                            k &+= 1
+                        }
+                    }
+                    dynamicCorners += work.dynamic.count / 8
+                }
             }
-            dynamicCorners += chunk.dynamic.count / 8
         }
-        let commandCount = staging.count / 4
         if dynamicCorners > 0 { uploadDynamic(frame: frame, corners: dynamicCorners) }
         stats.uploadBytes = pending.bytes + staging.count * 4 + dynamicCorners * 32
         stats.uploadNanoseconds = RenderClock.wall() &- wallStart

@@ -9,6 +9,30 @@ public protocol DeformedPose: PosedSkeleton, SendableMetatype {
     /// positions (`x, y` each, replacing the setup ones); for a weighted mesh an `x, y` offset per
     /// bone influence, in the attachment's influence order.
     func deform(slot: Int) -> UnsafeBufferPointer<Float>
+    /// Copies the drawing inputs of slots `0..<count` into `states` (`count` entries) in one
+    /// call and returns true, or returns false when the pose has no such bulk read (the default):
+    /// the caller then asks the per-slot accessors. The engine's `PoseView` copies its columns.
+    func readSlots(_ count: Int, into states: UnsafeMutablePointer<SlotDrawState>) -> Bool
+    /// Copies at most `capacity` entries of the draw order into `order`: how many were written and
+    /// whether they are the setup order.
+    func readDrawOrder(_ capacity: Int, into order: UnsafeMutablePointer<Int32>) -> (count: Int, setup: Bool)
+}
+
+extension DeformedPose {
+    /// No bulk read: false (the caller asks the per-slot accessors).
+    public func readSlots(_ count: Int, into states: UnsafeMutablePointer<SlotDrawState>) -> Bool { false }
+
+    /// Reads the draw order through `drawOrderSlot`.
+    public func readDrawOrder(_ capacity: Int, into order: UnsafeMutablePointer<Int32>) -> (count: Int, setup: Bool) {
+        let n = min(capacity, drawOrderCount)
+        var setup = true
+        for k in 0..<n {
+            let slot = Int32(truncatingIfNeeded: drawOrderSlot(k))
+            order[k] = slot
+            setup = setup && slot == Int32(truncatingIfNeeded: k)
+        }
+        return (n, setup)
+    }
 }
 
 /// The static geometry of every image every slot of one skeleton can show, built once per

@@ -60,17 +60,15 @@ final class CrowdDrawing {
         }
         order.removeAll(keepingCapacity: true)
         kinds.removeAll(keepingCapacity: true)
-        rows.removeAll()
-        let world = sim.world
-        try sim.kind.withUnsafeBufferPointer { kind in
-            try sim.entity.withUnsafeBufferPointer { entity in
-                for agent in visible {
-                    let a = Int(agent)
-                    order.append(a)
-                    kinds.append(kind[a])
-                    try rows.append(entity[a], in: world)
-                }
+        sim.kind.withUnsafeBufferPointer { kind in
+            for agent in visible {
+                let a = Int(agent)
+                order.append(a)
+                kinds.append(kind[a])
             }
+        }
+        try sim.entity.withUnsafeBufferPointer { entity in
+            try rows.gather(visible.count, entity: { entity[Int(visible[$0])] }, in: sim.world)
         }
     }
 }
