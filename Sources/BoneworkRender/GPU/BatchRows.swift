@@ -1,15 +1,14 @@
 import BoneworkWorld
 
 /// The characters of a GPU-path frame as (batch, row) pairs for
-/// `GPURenderer.pack(_:batches:rows:)`: each entity is located in its world once, and each batch's
-/// column views are fetched once per frame, not once per character. Keeps its arrays: once warm,
+/// `GPURenderer.pack(_:batches:rows:)`: the entities are located in bulk, and each batch's column
+/// views are fetched once per frame, not once per character. Keeps its arrays: once warm,
 /// gathering a frame allocates nothing.
 public final class BatchRows {
-    /// The column views of every batch the gathered characters live in.
+    /// The column views of every batch of the world gathered from.
     public private(set) var batches: [BatchPoseViews] = []
     /// Per character in order: `batch << 32 | row` (`batch` an index into ``batches``).
     public private(set) var rows: [UInt64] = []
-    private var ids: [ObjectIdentifier] = []
 
     /// An empty gathering.
     public init() {}
@@ -18,21 +17,6 @@ public final class BatchRows {
     public func removeAll() {
         batches.removeAll(keepingCapacity: true)
         rows.removeAll(keepingCapacity: true)
-        ids.removeAll(keepingCapacity: true)
-    }
-
-    /// Appends the next character.
-    /// - Throws: `WorldError.staleEntity` when `entity` is not alive in `world`.
-    public func append(_ entity: Entity, in world: World) throws {
-        let (batch, row) = try world.locate(entity)
-        let id = ObjectIdentifier(batch)
-        var index = ids.firstIndex(of: id) ?? -1
-        if index < 0 {
-            index = ids.count
-            ids.append(id)
-            batches.append(batch.poseViews())
-        }
-        rows.append(UInt64(index) << 32 | UInt64(row))
     }
 
     /// Replaces the gathering with `count` characters, `entity(k)` the k-th, located in bulk
