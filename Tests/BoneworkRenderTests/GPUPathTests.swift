@@ -135,10 +135,7 @@ import Testing
                 }
                 world.update(max(data.animations.first?.duration ?? 0, 0.1) / 2)
                 let view = try world.poseView(entity)
-                var builder = FrameBuilder()
-                var list = DrawList()
-                builder.build(view, drawData: drawData, pages: textures.bindings, into: &list)
-                let viewport = Self.framing(list)
+                let (list, viewport) = Self.framed(view, drawData: drawData, textures: textures)
                 let target = try OffscreenTarget(width: 128, height: 128, context: renderer.context)
                 target.clear(0, 0, 0, 0)
                 try renderer.drawGPU(view, drawData: drawData, textures: textures, viewport: viewport)
@@ -161,10 +158,7 @@ import Testing
         _ pose: PoseView, drawData: SkeletonDrawData, textures: AtlasTextures, renderer: RequestRenderer,
         files: (gpu: String, cpu: String)
     ) throws {
-        var builder = FrameBuilder()
-        var list = DrawList()
-        builder.build(pose, drawData: drawData, pages: textures.bindings, into: &list)
-        let viewport = Self.framing(list)
+        let (list, viewport) = Self.framed(pose, drawData: drawData, textures: textures)
         let target = try OffscreenTarget(width: 256, height: 256, context: renderer.context)
         target.clear(0, 0, 0, 0)
         try renderer.drawGPU(pose, drawData: drawData, textures: textures, viewport: viewport)
@@ -174,8 +168,14 @@ import Testing
         try PNG.write(target.readImage(), to: files.cpu)
     }
 
-    /// A square viewport around a draw list's triangles (10 % margin each side).
-    static func framing(_ list: DrawList) -> WorldViewport {
+    /// A pose's CPU-path draw list and a square viewport around its triangles (10 % margin each
+    /// side).
+    static func framed(
+        _ pose: PoseView, drawData: SkeletonDrawData, textures: AtlasTextures
+    ) -> (DrawList, WorldViewport) {
+        var builder = FrameBuilder()
+        var list = DrawList()
+        builder.build(pose, drawData: drawData, pages: textures.bindings, into: &list)
         var low = SIMD2<Float>(repeating: .greatestFiniteMagnitude)
         var high = -low
         for v in list.vertices {
@@ -188,7 +188,7 @@ import Testing
         }
         let side = max(high.x - low.x, high.y - low.y, 1) * 1.2
         let centre = (low + high) / 2
-        return WorldViewport(x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side)
+        return (list, WorldViewport(x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side))
     }
 }
 

@@ -27,7 +27,6 @@ public final class BatchRows {
     public func gather(_ count: Int, entity: (Int) -> Entity, in world: World) throws {
         removeAll()
         for batch in world.batches { batches.append(batch.poseViews()) }
-        if rows.capacity < count { rows.reserveCapacity(count) }
         do {
             rows.append(contentsOf: repeatElement(0, count: count))
             try rows.withUnsafeMutableBufferPointer { buffer in

@@ -61,18 +61,17 @@ final class GPUChunk {
     private func growSlots(_ count: Int) {
         freeSlots()
         slotCapacity = max(count, slotCapacity * 2)
-        slotStates = .allocate(capacity: slotCapacity)
-        slotStates.initialize(repeating: SlotDrawState(), count: slotCapacity)
-        order = .allocate(capacity: slotCapacity)
-        order.initialize(repeating: 0, count: slotCapacity)
-        variants = .allocate(capacity: slotCapacity)
-        variants.initialize(repeating: .max, count: slotCapacity)
-        dynamicStarts = .allocate(capacity: slotCapacity)
-        dynamicStarts.initialize(repeating: 0, count: slotCapacity)
-        dynamicCounts = .allocate(capacity: slotCapacity)
-        dynamicCounts.initialize(repeating: 0, count: slotCapacity)
-        states = .allocate(capacity: slotCapacity)
-        states.initialize(repeating: 0, count: slotCapacity)
+        func filled<T>(_ value: T) -> UnsafeMutablePointer<T> {
+            let p = UnsafeMutablePointer<T>.allocate(capacity: slotCapacity)
+            p.initialize(repeating: value, count: slotCapacity)
+            return p
+        }
+        slotStates = filled(SlotDrawState())
+        order = filled(0)
+        variants = filled(.max)
+        dynamicStarts = filled(0)
+        dynamicCounts = filled(0)
+        states = filled(0)
     }
 
     private func freeSlots() {
