@@ -33,7 +33,7 @@ case $mode in
         # two threads, physics determinism, the profiler, triggers, the shared SkeletonData pool, the GPU
         # path's culling and packing on worker threads.
         filters=("BoneworkWorldTests\\.(ParallelTests|ParallelTraceTests|PhysicsDeterminismTests|ProfilerTests|WorldTests|TriggerTests)"
-            "BoneworkFormatTests\\.SkeletonDataPoolTests" "BoneworkRenderTests\\.GPUThreadingTests")
+            "BoneworkFormatTests\\.SkeletonDataPoolTests" "BoneworkRenderTests\\.GPUThreadingTests" "BoneworkRenderTests\\.GPUColumnThreadingTests")
         export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
         # The heap-allocation check forks a measuring child, which can deadlock on the thread
         # sanitizer's own locks while other tests run; it is not a threading test and runs in the

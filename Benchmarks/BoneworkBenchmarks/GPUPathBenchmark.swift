@@ -4,12 +4,15 @@ import BoneworkWorld
 import Foundation
 
 /// CPU cost of one frame of the GPU path (`GPURenderer`, headless EGL) for N characters of K
-/// kinds, all in view, animated: culling and back-to-front ordering (`BackToFront`, on the worker
-/// threads, merged on the GL thread), gathering each character's batch row (GL thread),
-/// `beginFrame` (GL thread), packing (rows written straight into mapped memory on T threads) and
-/// `submit` (GL thread). The GL thread's figure is given with and without the time spent inside
-/// the draw call itself: a software driver (llvmpipe) runs the whole vertex stage there, which a
-/// hardware driver hands to the GPU. Medians over F frames after W warm-up frames; the GPU is
+/// kinds, all in view, animated, drawn the way the crowd draws them
+/// (`GPURenderer.draw(_:entities:kinds:order:viewport:)`): culling and back-to-front ordering
+/// (`BackToFront`, on the worker threads, merged on the GL thread), then locating, classifying,
+/// copying the batches' columns and writing each character's record and command on T threads,
+/// then the GL thread's layout and submission. CPU time is counted on every thread that works
+/// (thread CPU clocks), so the total does not depend on how busy the machine is otherwise.
+/// The GL thread's figure is its serial work outside the draw call: a software driver
+/// (llvmpipe) runs the whole vertex stage inside the draw call, which a hardware driver hands to
+/// the GPU; that time is shown apart. Medians over F frames after W warm-up frames; the GPU is
 /// waited for (a pixel read) outside the timed span.
 enum GPUPathBenchmark {
     static let usage = """
@@ -81,12 +84,13 @@ enum GPUPathBenchmark {
             "GPU path, \(gpu.submission.rawValue), \(threads) packing thread\(threads == 1 ? "" : "s"), "
                 + "\(size)x\(size) target; CPU ms per frame (medians of \(frames))")
         print(
-            "kinds  characters  draw calls  commands  bytes/char  cull+order  gather  begin   pack(all)  pack(wall)  "
-                + "submit  submit-draw  GL thread  total CPU")
+            "kinds  characters  draw calls  commands  columns  bytes/char    cull(all)  pack(all)  (copy)  GL serial  "
+                + "GL thread  total CPU   in draw call")
         for kindCount in kindCounts {
             for n in counts {
                 let world = World(trackCount: 1)
                 var entities: [Entity] = []
+                var agentKinds: [Int32] = []
                 var xs: [Float] = []
                 var ys: [Float] = []
                 let side = Int(Double(n).squareRoot().rounded(.up))
@@ -101,6 +105,7 @@ enum GPUPathBenchmark {
                     let y = Float(k / side) * 40 - Float(side) * 20
                     try world.place(e, x: x, y: y, scaleX: 0.2, scaleY: 0.2)
                     entities.append(e)
+                    agentKinds.append(kind.index)
                     xs.append(x)
                     ys.append(y)
                 }
@@ -108,53 +113,39 @@ enum GPUPathBenchmark {
                 let extent = Float(side) * 20 + 200
                 let viewport = WorldViewport(x: -extent, y: -extent, width: extent * 2, height: extent * 2)
                 var cull: [UInt64] = []
-                var gather: [UInt64] = []
-                var begin: [UInt64] = []
+                var merge: [UInt64] = []
                 var pack: [UInt64] = []
-                var packWall: [UInt64] = []
-                var submit: [UInt64] = []
-                var outsideDraw: [UInt64] = []
+                var copy: [UInt64] = []
+                var serial: [UInt64] = []
+                var inDraw: [UInt64] = []
+                var totals: [UInt64] = []
                 var last = RenderFrameStats()
-                var characterKinds: [Int32] = []
-                let rows = BatchRows()
                 for frame in 0..<(warmup + frames) {
                     world.update(1.0 / 60)
                     target.bind()
-                    let c0 = RenderClock.threadCPU()
                     let visible = xs.withUnsafeBufferPointer { x in
                         ys.withUnsafeBufferPointer { y in culling.run(x: x, y: y, viewport: viewport, threads: threads)
                         }
                     }
-                    let c1 = RenderClock.threadCPU()
-                    characterKinds.removeAll(keepingCapacity: true)
-                    for agent in visible { characterKinds.append(kinds[Int(agent) % kindCount].index) }
-                    try entities.withUnsafeBufferPointer { e in
-                        try rows.gather(visible.count, entity: { e[Int(visible[$0])] }, in: world)
+                    let stats = try entities.withUnsafeBufferPointer { e throws(RenderError) in
+                        try agentKinds.withUnsafeBufferPointer { k throws(RenderError) in
+                            try gpu.draw(world, entities: e, kinds: k, order: visible, viewport: viewport)
+                        }
                     }
-                    let c2 = RenderClock.threadCPU()
-                    let opened = try characterKinds.withUnsafeBufferPointer { k throws(RenderError) in
-                        try gpu.beginFrame(kinds: k, chunks: gpu.chunks(for: k.count))
-                    }
-                    let c3 = RenderClock.threadCPU()
-                    let w0 = RenderClock.wall()
-                    rows.pack(opened, with: gpu)
-                    let w1 = RenderClock.wall()
-                    let stats = gpu.submit(opened, viewport: viewport)
                     _ = target.readImage()  // waits for the GPU outside the timed span
                     guard frame >= warmup else { continue }
-                    cull.append(c1 &- c0)
-                    gather.append(c2 &- c1)
-                    begin.append(c3 &- c2)
+                    let glSerial = stats.submitNanoseconds &- stats.drawCallNanoseconds
+                    cull.append(culling.lastCPUNanoseconds)
+                    merge.append(culling.lastMergeNanoseconds)
                     pack.append(stats.packNanoseconds)
-                    packWall.append(w1 &- w0)
-                    // submitNanoseconds includes beginFrame: take it out, it has its own column.
-                    let submitOnly = stats.submitNanoseconds &- min(stats.submitNanoseconds, c3 &- c2)
-                    submit.append(submitOnly)
-                    outsideDraw.append(submitOnly &- min(submitOnly, stats.drawCallNanoseconds))
+                    copy.append(stats.columnCopyNanoseconds)
+                    serial.append(glSerial)
+                    inDraw.append(stats.drawCallNanoseconds)
+                    totals.append(culling.lastCPUNanoseconds &+ stats.packNanoseconds &+ glSerial)
                     last = stats
                 }
-                let glThread = median(cull) + median(gather) + median(begin) + median(outsideDraw)
-                let total = glThread + median(pack)
+                var glThread: [UInt64] = []
+                for (m, s) in zip(merge, serial) { glThread.append(m &+ s) }
                 func f(_ v: Double, _ width: Int) -> String {
                     let text = String(format: "%.3f", v)
                     return String(repeating: " ", count: max(0, width - text.count)) + text
@@ -164,16 +155,19 @@ enum GPUPathBenchmark {
                     return String(repeating: " ", count: max(0, width - text.count)) + text
                 }
                 print(
-                    d(kindCount, 5) + d(n, 12) + d(last.drawCalls, 12) + d(last.commands, 10)
-                        + d(last.uploadBytes / max(1, last.instances), 12) + f(median(cull), 12) + f(median(gather), 8)
-                        + f(median(begin), 7) + f(median(pack), 11) + f(median(packWall), 12) + f(median(submit), 8)
-                        + f(median(submit) - median(outsideDraw), 13) + f(glThread, 11) + f(total, 11))
+                    d(kindCount, 5) + d(n, 12) + d(last.drawCalls, 12) + d(last.commands, 10) + d(last.fromColumns, 9)
+                        + d(last.uploadBytes / max(1, last.instances), 12) + f(median(cull), 13)
+                        + f(median(pack), 11) + f(median(copy), 8) + f(median(serial), 11) + f(median(glThread), 11)
+                        + f(median(totals), 11) + f(median(inDraw), 15))
                 withExtendedLifetime(world) {}
             }
         }
         print(
-            "GL thread = cull+order (merge; culling itself on the workers) + gather + begin + submit outside "
-                + "the draw call; total CPU = GL thread + pack(all threads). submit-draw: CPU inside the draw call "
-                + "(llvmpipe's vertex stage; a hardware driver only records it).")
+            "ms per frame, medians. cull(all): culling, sorting and merging on every thread; pack(all): locating, "
+                + "classifying, copying columns and writing records on every thread ((copy): the bulk copy of the columns, one thread); GL serial: the GL thread's "
+                + "layout, mapping and submission outside the draw call; GL thread = GL serial + the merge of the "
+                + "sorted runs; total CPU = cull(all) + pack(all) + GL serial. in draw call: CPU inside the draw "
+                + "call (llvmpipe's vertex stage; a hardware driver only records it). columns: characters drawn "
+                + "from their batch's columns (the others are packed slot by slot).")
     }
 }

@@ -41,6 +41,16 @@ public struct RenderFrameStats: Sendable, Equatable {
     public var gpuNanoseconds: UInt64 = 0
     /// Draw commands issued (the GPU path: runs of slots and clipped ranges, all characters).
     public var commands = 0
+    /// Characters the GPU path drew straight from their batch's columns (no per-slot packing);
+    /// the others of `instances` were packed bone by bone and slot by slot.
+    public var fromColumns = 0
+    /// Of `packNanoseconds`, the thread CPU time of copying the batches' columns in bulk (GPU path).
+    public var columnCopyNanoseconds: UInt64 = 0
+    /// Of `packNanoseconds`, the first pass of a frame drawn from columns: locating and
+    /// classifying the characters (all threads).
+    public var classifyNanoseconds: UInt64 = 0
+    /// Bytes of batch columns copied for the characters drawn from columns (GPU path).
+    public var columnBytes = 0
 
     /// Zero counts.
     public init() {}

@@ -279,6 +279,27 @@ public final class RequestRenderer {
         if let error = renderer.lastError { throw error }
     }
 
+    /// Draws one engine instance through the GPU path straight from its batch's columns (what the
+    /// crowd uses; an instance in its setup draw order without a clip costs no per-slot work on the
+    /// CPU) into the bound framebuffer.
+    /// - Throws: `RenderError` when the GPU path cannot run or its frame cannot be opened.
+    public func drawGPU(
+        _ view: PoseView, drawData: SkeletonDrawData, textures: AtlasTextures, viewport: WorldViewport
+    ) throws(RenderError) {
+        let kind = Int32(try gpuKind(drawData, textures: textures))
+        let renderer = try gpuRenderer()
+        let batches = [view.batch]
+        let rows = [UInt64(view.row)]
+        let kinds = [kind]
+        try batches.withUnsafeBufferPointer { b throws(RenderError) in
+            try rows.withUnsafeBufferPointer { r throws(RenderError) in
+                try kinds.withUnsafeBufferPointer { k throws(RenderError) in
+                    _ = try renderer.draw(batches: b, rows: r, kinds: k, viewport: viewport)
+                }
+            }
+        }
+    }
+
     /// Renders a request file and writes the PNG.
     public func render(requestFile: String, output: String) throws {
         let request = try RenderRequest(file: requestFile)

@@ -138,7 +138,8 @@ import Testing
                 let (list, viewport) = Self.framed(view, drawData: drawData, textures: textures)
                 let target = try OffscreenTarget(width: 128, height: 128, context: renderer.context)
                 target.clear(0, 0, 0, 0)
-                try renderer.drawGPU(view, drawData: drawData, textures: textures, viewport: viewport)
+                // The engine's pose packed on the CPU (its bulk reads), not drawn from columns.
+                try renderer.drawGPU(PackedPose(view: view), drawData: drawData, textures: textures, viewport: viewport)
                 let bulk = target.readImage()
                 target.clear(0, 0, 0, 0)
                 try renderer.drawGPU(
@@ -151,6 +152,56 @@ import Testing
             }
         }
         #expect(drawn >= 30)
+    }
+
+    /// Drawn straight from the batch's columns (the shader derives each slot's image, colours and
+    /// deform), every example skeleton with each of its skins, at two times of every animation,
+    /// gives exactly the pixels of the same pose packed slot by slot on the CPU; characters in
+    /// their setup draw order without a clip are drawn from columns, the others packed.
+    @Test func columnsDrawWhatPackingDraws() throws {
+        let renderer = try RequestRenderer(baseDirectory: "")
+        let target = try OffscreenTarget(width: 96, height: 96, context: renderer.context)
+        var seen = Set<String>()
+        var frames = 0
+        var fromColumns = 0
+        var drawn = 0
+        var differing: [String] = []
+        for relative in TestPaths.skeletonFiles() {
+            let base = relative.replacingOccurrences(of: ".json", with: "").replacingOccurrences(of: ".skel", with: "")
+            guard seen.insert(base).inserted, let atlas = TestPaths.atlasPath(forSkeleton: relative) else { continue }
+            let (data, drawData) = try renderer.skeleton(TestPaths.example(relative), atlas: atlas)
+            let textures = try renderer.textures(atlas: atlas)
+            let world = World(trackCount: 1)
+            let skins = [nil] + data.skins.map(\.name).filter({ $0 != "default" }).map({ Optional($0) })
+            for (k, animation) in data.animations.enumerated() {
+                let skin = skins[k % skins.count]
+                let entity = try world.spawn(data, skin: skin)
+                try world.setAnimation(entity, track: 0, animation.name, loop: true)
+                for step in [animation.duration * 0.3, animation.duration * 0.4] {
+                    world.update(max(step, 0.05))
+                    let view = try world.poseView(entity)
+                    let (_, viewport) = Self.framed(view, drawData: drawData, textures: textures)
+                    target.clear(0, 0, 0, 0)
+                    try renderer.drawGPU(view, drawData: drawData, textures: textures, viewport: viewport)
+                    let columns = target.readImage()
+                    fromColumns += try renderer.gpuRenderer().lastFrame.fromColumns
+                    if columns.pixels.contains(where: { $0 != 0 }) { drawn += 1 }
+                    target.clear(0, 0, 0, 0)
+                    try renderer.drawGPU(
+                        PackedPose(view: view), drawData: drawData, textures: textures, viewport: viewport)
+                    if columns.pixels != target.readImage().pixels {
+                        differing.append("\(relative) \(animation.name) skin \(skin ?? "default") t+\(step)")
+                    }
+                    frames += 1
+                }
+                try world.despawn(entity)
+            }
+        }
+        #expect(frames >= 200)
+        #expect(fromColumns >= frames / 2, "\(fromColumns) of \(frames) frames drawn from columns")
+        #expect(drawn >= frames * 3 / 4, "\(drawn) of \(frames) frames show something")
+        print("columns: \(frames) frames, \(fromColumns) from columns, \(drawn) drawn")
+        #expect(differing.isEmpty, "\(differing.count) of \(frames) frames differ; first: \(differing.first ?? "")")
     }
 
     /// Draws one pose through both paths, framed on its CPU-path triangles (256 x 256, 10 % margin).
@@ -292,9 +343,20 @@ import Testing
             target.clear(0.1, 0.1, 0.1, 1)
             let views = try entities.map { try world.poseView($0.entity) }
             let gpu = try renderer.gpuRenderer()
-            gpu.draw(kinds: entities.map { Int32(kinds[$0.kind].gpu) }, viewport: viewport) { views[$0] }
-            #expect(gpu.lastError == nil)
-            #expect(gpu.lastFrame.instances == scene.count)
+            // As the crowd draws: agents in back-to-front order, located and drawn from the
+            // World's columns, those with clips or draw-order keys packed slot by slot.
+            let handles = entities.map(\.entity)
+            let agentKinds = entities.map { Int32(kinds[$0.kind].gpu) }
+            let order = (0..<Int32(entities.count)).map { $0 }
+            let stats = try handles.withUnsafeBufferPointer { e in
+                try agentKinds.withUnsafeBufferPointer { k in
+                    try order.withUnsafeBufferPointer { o in
+                        try gpu.draw(world, entities: e, kinds: k, order: o, viewport: viewport)
+                    }
+                }
+            }
+            #expect(stats.instances == scene.count)
+            #expect(stats.fromColumns > 0, "scene \(scene.name): some characters drawn from columns")
             let gpuFile = directory + "/scene-\(s).gpu.png"
             try PNG.write(target.readImage(), to: gpuFile)
             // CPU path: each character's triangles in turn, one list.
@@ -350,12 +412,17 @@ import Testing
                     characterKinds.append(kind.gpu)
                 }
                 world.update(0.25)
-                let views = try entities.map { try world.poseView($0) }
                 target.clear(0, 0, 0, 0)
-                let stats = gpu.draw(
-                    kinds: characterKinds, viewport: WorldViewport(x: -500, y: -500, width: 1000, height: 1000)
-                ) { views[$0] }
-                #expect(gpu.lastError == nil)
+                let order = (0..<Int32(count)).map { $0 }
+                let stats = try entities.withUnsafeBufferPointer { e in
+                    try characterKinds.withUnsafeBufferPointer { k in
+                        try order.withUnsafeBufferPointer { o in
+                            try gpu.draw(
+                                world, entities: e, kinds: k, order: o,
+                                viewport: WorldViewport(x: -500, y: -500, width: 1000, height: 1000))
+                        }
+                    }
+                }
                 #expect(stats.instances == count)
                 #expect(stats.commands >= count, "at least one command per character")
                 let expected = gpu.submission == .multiDrawIndirect ? 1 : stats.commands
@@ -445,6 +512,69 @@ import Testing
     }
 }
 
+/// A crowd drawn from the World's columns gives the same pixels on any thread count, and the same
+/// as packing every character slot by slot: spineboys through all their animations (the portal's
+/// clip is packed, the rest drawn from columns), raptors and tanks (clipped, packed) in one frame.
+@Suite(.serialized) struct GPUColumnThreadingTests {
+    @Test func columnFramesDrawTheSameOnAnyThreadCount() throws {
+        let renderer = try RequestRenderer(baseDirectory: TestPaths.examples.path)
+        let gpu = try renderer.gpuRenderer()
+        var kinds: [(data: SkeletonData, gpu: Int32)] = []
+        for (skeleton, atlas) in [
+            ("spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas"),
+            ("raptor/raptor-pro.json", "raptor/raptor-pma.atlas"),
+            ("tank/tank-pro.json", "tank/tank-pma.atlas"),
+        ] {
+            let (data, draw) = try renderer.skeleton(skeleton, atlas: atlas)
+            kinds.append((data, Int32(try renderer.gpuKind(draw, textures: try renderer.textures(atlas: atlas)))))
+        }
+        let world = World(trackCount: 1)
+        var entities: [Entity] = []
+        var agentKinds: [Int32] = []
+        for k in 0..<600 {
+            let kind = kinds[k % 3 == 2 && k % 9 != 8 ? 0 : k % 3]
+            let entity = try world.spawn(kind.data)
+            let animations = kind.data.animations
+            try world.setAnimation(entity, track: 0, animations[(k / 3) % animations.count].name, loop: true)
+            try world.place(entity, x: Float(k % 30) * 30 - 450, y: 300 - Float(k / 30) * 30, scaleX: 0.1, scaleY: 0.1)
+            entities.append(entity)
+            agentKinds.append(kind.gpu)
+        }
+        world.update(0.4)
+        let order = (0..<Int32(entities.count)).map { $0 }
+        let viewport = WorldViewport(x: -500, y: -400, width: 1000, height: 1000)
+        let target = try OffscreenTarget(width: 128, height: 128, context: renderer.context)
+        gpu.minimumPackRows = 100
+        defer {
+            gpu.packThreads = 1
+            gpu.minimumPackRows = 256
+        }
+        var images: [[UInt8]] = []
+        for threads in [1, 2, 3] {
+            gpu.packThreads = threads
+            target.clear(0, 0, 0, 0)
+            let stats = try entities.withUnsafeBufferPointer { e in
+                try agentKinds.withUnsafeBufferPointer { k in
+                    try order.withUnsafeBufferPointer { o in
+                        try gpu.draw(world, entities: e, kinds: k, order: o, viewport: viewport)
+                    }
+                }
+            }
+            #expect(stats.fromColumns > 0 && stats.fromColumns < entities.count, "a mixed frame on \(threads) threads")
+            images.append(target.readImage().pixels)
+        }
+        #expect(images[0] == images[1] && images[0] == images[2], "the same pixels on 1, 2 and 3 threads")
+        #expect(images[0].contains { $0 != 0 }, "something was drawn")
+        // Every character packed slot by slot.
+        gpu.packThreads = 1
+        let views = try entities.map { try world.poseView($0) }
+        target.clear(0, 0, 0, 0)
+        gpu.draw(kinds: agentKinds, viewport: viewport) { views[$0] }
+        #expect(target.readImage().pixels == images[0], "columns draw what packing draws")
+        withExtendedLifetime(world) {}
+    }
+}
+
 /// An engine pose seen only through its per-field accessors: `DeformedPose`'s default bulk reads
 /// (per slot, per bone) run for it.
 struct PerFieldPose: DeformedPose {
@@ -462,4 +592,30 @@ struct PerFieldPose: DeformedPose {
         view.computeWorldVertices(slot: slot, attachment: attachment, into: output)
     }
     func deform(slot: Int) -> UnsafeBufferPointer<Float> { view.deform(slot: slot) }
+}
+
+/// An engine pose packed slot by slot on the CPU with its bulk reads (what `PoseView` itself does
+/// when drawn through `GPURenderer.draw(kinds:viewport:pose:)`), never drawn from columns.
+struct PackedPose: DeformedPose {
+    let view: PoseView
+    var skeletonColor: Color { view.skeletonColor }
+    var drawOrderCount: Int { view.drawOrderCount }
+    func drawOrderSlot(_ k: Int) -> Int { view.drawOrderSlot(k) }
+    func slotColor(_ slot: Int) -> Color { view.slotColor(slot) }
+    func slotDarkColor(_ slot: Int) -> Color { view.slotDarkColor(slot) }
+    func slotAttachment(_ slot: Int) -> Int { view.slotAttachment(slot) }
+    func slotSequenceIndex(_ slot: Int) -> Int { view.slotSequenceIndex(slot) }
+    func isBoneActive(_ bone: Int) -> Bool { view.isBoneActive(bone) }
+    func boneWorld(_ bone: Int) -> BoneWorldTransform { view.boneWorld(bone) }
+    func computeWorldVertices(slot: Int, attachment: Int, into output: UnsafeMutableBufferPointer<Float>) {
+        view.computeWorldVertices(slot: slot, attachment: attachment, into: output)
+    }
+    func deform(slot: Int) -> UnsafeBufferPointer<Float> { view.deform(slot: slot) }
+    func writeBoneRows(_ count: Int, into row: UnsafeMutablePointer<Float>) { view.writeBoneRows(count, into: row) }
+    func readSlots(_ count: Int, into states: UnsafeMutablePointer<SlotDrawState>) -> Bool {
+        view.readSlots(count, into: states)
+    }
+    func readDrawOrder(_ capacity: Int, into order: UnsafeMutablePointer<Int32>) -> (count: Int, setup: Bool) {
+        view.readDrawOrder(capacity, into: order)
+    }
 }

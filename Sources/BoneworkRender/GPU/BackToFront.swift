@@ -13,8 +13,12 @@ public final class BackToFront {
     private var capacity = 0
     private var keys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 1)
     private var order = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 1)
-    /// Per chunk: its run's length, then (while merging) its head and end.
-    private let lengths = UnsafeMutableBufferPointer<Int>.allocate(capacity: 3 * 64)
+    /// Per chunk: its run's length, then (while merging) its head and end, then its thread CPU time.
+    private let lengths = UnsafeMutableBufferPointer<Int>.allocate(capacity: 4 * 64)
+    /// CPU time the last `run` took on every thread together (culling, sorting, merging), nanoseconds.
+    public private(set) var lastCPUNanoseconds: UInt64 = 0
+    /// Of `lastCPUNanoseconds`, what ran on the calling thread alone (merging the sorted runs).
+    public private(set) var lastMergeNanoseconds: UInt64 = 0
 
     /// A culler with the given margin (world units).
     public init(margin: Float = 150) { self.margin = margin }
@@ -56,6 +60,12 @@ public final class BackToFront {
             DispatchQueue.concurrentPerform(iterations: chunks) { job.run($0) }
         }
         // Merge the chunks' sorted runs (chunk c's starts at count * c / chunks).
+        let mergeStart = RenderClock.threadCPU()
+        defer {
+            lastMergeNanoseconds = RenderClock.threadCPU() &- mergeStart
+            lastCPUNanoseconds = lastMergeNanoseconds
+            for c in 0..<chunks { lastCPUNanoseconds &+= UInt64(lengths[192 + c]) }
+        }
         var total = 0
         if chunks == 1 {
             total = lengths[0]
@@ -109,6 +119,8 @@ private struct CullJob: @unchecked Sendable {
     let everyone: Bool
 
     func run(_ c: Int) {
+        let start = RenderClock.threadCPU()
+        defer { lengths[192 + c] = Int(truncatingIfNeeded: RenderClock.threadCPU() &- start) }
         let lower = count * c / chunks
         let upper = count * (c + 1) / chunks
         var n = lower

@@ -107,6 +107,15 @@ struct GPUCharacterRows {
     var slotTexel: Int32
     /// First float of its deform area in the deform table.
     var deformFloat: Int32
+
+    /// A character drawn from its batch's columns: its deform offsets' first float in the deform
+    /// table when some slot of it is deformed (copied whole, every deformable slot's buffer), -1
+    /// when none is.
+    var columnDeform: Int32 = -1
+
+    /// `boneTexel` of a character drawn from its batch's columns (`GPURenderer.draw(batches:...)`);
+    /// `slotTexel` then holds its batch and `deformFloat` its row.
+    static let fromColumns: Int32 = -1
 }
 
 /// One open frame of the GPU path (from `GPURenderer.beginFrame`): pack every character
@@ -191,7 +200,7 @@ public struct GPUFrame: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func writeCharacter<Pose: DeformedPose>(
+    func writeCharacter<Pose: DeformedPose>(
         _ index: Int, rows r: GPUCharacterRows, kind: GPURendererKind, pose: Pose, chunk: GPUChunk,
         work: UnsafeMutablePointer<GPUPackWork>
     ) {

@@ -1,3 +1,4 @@
+import BoneworkFormat
 import CGL
 
 /// A skeleton kind registered with a `GPURenderer`: its geometry, where it sits in the renderer's
@@ -14,10 +15,28 @@ final class GPURendererKind {
     let layerBase: Int
     /// The atlas textures the kind's pages were copied from.
     let textures: AtlasTextures
+    /// The kind's first texel in the column attachment table (two texels per attachment).
+    let attachmentTexelBase: Int
+    /// Whether its characters may be drawn from their batch's columns: false when a multiply slot
+    /// meets a straight-alpha page (drawn with a blend state of its own) or the geometry samples a
+    /// page the atlas lacks; such kinds are always packed on the CPU.
+    let fromColumns: Bool
+    /// Slots that can show a clipping attachment (`GPUSkeletonGeometry.clipSlots`), owned here so
+    /// that the per-character check reads them without reference counting.
+    let clipSlots: UnsafeMutablePointer<Int32>
+    let clipSlotCount: Int
+    /// The kind of every attachment (the draw data's table).
+    let attachmentKinds: UnsafeBufferPointer<AttachmentKind>
+    /// The identity of the kind's `SkeletonData`: a batch drawn as this kind must be of it.
+    let skeleton: ObjectIdentifier
+    /// Bones, slots and attachments of the kind's skeleton.
+    let boneCount: Int
+    let slotCount: Int
+    let attachmentCount: Int
 
     init(
         geometry: GPUSkeletonGeometry, textures: AtlasTextures, cornerBase: Int, vertexBase: Int, influenceBase: Int,
-        layerBase: Int
+        layerBase: Int, attachmentTexelBase: Int
     ) {
         self.geometry = geometry
         self.textures = textures
@@ -26,7 +45,22 @@ final class GPURendererKind {
         self.vertexBase = vertexBase
         self.influenceBase = influenceBase
         self.layerBase = layerBase
+        self.attachmentTexelBase = attachmentTexelBase
+        fromColumns =
+            geometry.pageCount <= textures.premultiplied.count
+            && !(geometry.hasMultiplySlot && textures.premultiplied.contains(false))
+        clipSlotCount = geometry.clipSlots.count
+        clipSlots = .allocate(capacity: max(1, clipSlotCount))
+        clipSlots.initialize(repeating: 0, count: max(1, clipSlotCount))
+        for (k, slot) in geometry.clipSlots.enumerated() { clipSlots[k] = slot }
+        attachmentKinds = geometry.drawData.kinds
+        skeleton = ObjectIdentifier(geometry.drawData.data)
+        boneCount = geometry.drawData.boneCount
+        slotCount = geometry.drawData.slotCount
+        attachmentCount = geometry.drawData.attachmentCount
     }
+
+    deinit { clipSlots.deallocate() }
 }
 
 // The static store shared by every registered kind (vertex records, influences, corners) and the
@@ -36,7 +70,9 @@ extension GPURenderer {
         var vertexWords: [UInt32] = []
         var influences: [Float] = []
         var corners: [UInt32] = []
+        var attachments: [UInt32] = []
         for kind in kinds {
+            attachments += kind.geometry.columnAttachments
             let g = kind.geometry
             var words = g.vertexWords
             var v = 0
@@ -62,6 +98,7 @@ extension GPURenderer {
         upload(vertexWords, buffer: staticBuffers[0], texture: staticTextures[0], format: GL_RGBA32UI, empty: 0)
         upload(influences, buffer: staticBuffers[1], texture: staticTextures[1], format: GL_RGBA32F, empty: 0)
         upload(corners, buffer: staticBuffers[2], texture: staticTextures[2], format: GL_R32UI, empty: 0)
+        upload(attachments, buffer: staticBuffers[3], texture: staticTextures[3], format: GL_RGBA32UI, empty: 0)
         glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
         glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
     }

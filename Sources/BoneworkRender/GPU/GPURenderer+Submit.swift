@@ -74,14 +74,24 @@ extension GPURenderer {
         }
         glActiveTexture(GL.e(GL_TEXTURE0))
         glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), pageArray)
-        let buffers = [
-            staticTextures[0], staticTextures[1], staticTextures[2], dynamicTexture, characters.texture, bones.texture,
-            slots.texture, deform.texture,
-        ]
-        for (k, texture) in buffers.enumerated() {
-            glActiveTexture(GL.e(GL_TEXTURE1) + GLenum(k))
+        // Units 1 ... in `textureUnits` order after the page array (no array per frame).
+        func bind(_ unit: Int, _ texture: GLuint) {
+            glActiveTexture(GL.e(GL_TEXTURE0) + GLenum(unit))
             glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
         }
+        bind(1, staticTextures[0])
+        bind(2, staticTextures[1])
+        bind(3, staticTextures[2])
+        bind(4, dynamicTexture)
+        bind(5, characters.texture)
+        bind(6, bones.texture)
+        bind(7, slots.texture)
+        bind(8, deform.texture)
+        bind(9, staticTextures[3])
+        let views = columns.textures(region: region)
+        bind(10, views.floats)
+        bind(11, views.words)
+        bind(12, views.quads)
         glActiveTexture(GL.e(GL_TEXTURE0))
         glBindVertexArray(vertexArray)
         let before = RenderClock.threadCPU()
@@ -138,10 +148,7 @@ extension GPURenderer {
         }
         stats.drawCallNanoseconds = RenderClock.threadCPU() &- before
         glBindVertexArray(0)
-        for k in 0..<buffers.count {
-            glActiveTexture(GL.e(GL_TEXTURE1) + GLenum(k))
-            glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
-        }
+        for unit in 1..<Self.textureUnits.count { bind(unit, 0) }
         glActiveTexture(GL.e(GL_TEXTURE0))
         glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), 0)
         commandsLastFrame = commandCount

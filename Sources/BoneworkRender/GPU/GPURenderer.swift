@@ -38,8 +38,15 @@ public final class GPURenderer {
     public var minimumPackRows: Int = 256 {
         didSet { minimumPackRows = max(1, minimumPackRows) }
     }
+    /// Frames between two GPU timer queries (1: every frame). Beginning a `GL_TIME_ELAPSED` query
+    /// cost the GL thread 120–170 µs per frame on llvmpipe (the driver flushes there), more than
+    /// the rest of a 10,000-character submission, so by default one frame in 16 is timed and
+    /// `RenderFrameStats.gpuNanoseconds` carries the latest timed frame.
+    public var gpuTimerInterval = 16 {
+        didSet { gpuTimerInterval = max(1, gpuTimerInterval) }
+    }
     /// What the last frame cost (draw calls, commands, CPU times, bytes written).
-    public private(set) var lastFrame = RenderFrameStats()
+    public internal(set) var lastFrame = RenderFrameStats()
     /// Why the last frame drew nothing, if it failed.
     public private(set) var lastError: RenderError? = nil
 
@@ -49,9 +56,10 @@ public final class GPURenderer {
     var kinds: [GPURendererKind] = []
     var kindRefs = UnsafeMutableBufferPointer<Unmanaged<GPURendererKind>>.allocate(capacity: 1)
 
-    // The static store: every kind's vertices, influences and corners, and the page array.
+    // The static store: every kind's vertices, influences, corners and column attachment
+    // records, and the page array.
     let vertexArray: GLuint
-    let staticBuffers: [GLuint]  // vertices, influences, corners
+    let staticBuffers: [GLuint]  // vertices, influences, corners, attachments
     let staticTextures: [GLuint]
     var staticCorners = 0
     let pageArray: GLuint
@@ -65,6 +73,10 @@ public final class GPURenderer {
     let characters: StreamedTable
     /// The four tables in one list, made once (bones, slots, deform, characters).
     let streamed: [StreamedTable]
+    /// The column blocks of characters drawn from their batches' columns, one buffer per region.
+    let columns: StreamedColumns
+    /// Scratch of frames drawn from columns (`draw(batches:rows:kinds:viewport:)`).
+    let columnScratch = ColumnFrameScratch()
     let dynamicBuffer: GLuint
     let dynamicTexture: GLuint
     let indirectBuffer: GLuint
@@ -89,6 +101,11 @@ public final class GPURenderer {
     var pending: Pending? = nil
     /// The largest page-array layer count the fragment shader's layer table holds.
     static let maxLayers = 64
+    /// The samplers in texture-unit order (unit k samples the k-th).
+    static let textureUnits = [
+        "uPages", "uVertices", "uInfluences", "uCorners", "uDynamic", "uCharacters", "uBones", "uSlots", "uDeform",
+        "uAttachments", "uColumns", "uColumnWords", "uColumnQuads",
+    ]
 
     struct Pending {
         var id: UInt64
@@ -97,6 +114,8 @@ public final class GPURenderer {
         var wallStart: UInt64
         var beginCPU: UInt64
         var bytes: Int
+        /// Bytes of column blocks the frame writes (0: every character is packed on the CPU).
+        var columnBytes: Int
     }
 
     /// A GPU-path renderer in `context` (GL 3.3 core at least; multi-draw indirect where 4.3 is).
@@ -120,15 +139,16 @@ public final class GPURenderer {
         deform = StreamedTable(format: GL.e(GL_R32F), texelBytes: 4, persistent: persistent)
         characters = StreamedTable(format: GL.e(GL_RGBA32I), texelBytes: 16, persistent: persistent)
         streamed = [bones, slots, deform, characters]
-        var buffers = [GLuint](repeating: 0, count: 6)
-        glGenBuffers(6, &buffers)
-        staticBuffers = Array(buffers[0..<3])
-        (dynamicBuffer, indirectBuffer, iotaBuffer) = (buffers[3], buffers[4], buffers[5])
-        var textures = [GLuint](repeating: 0, count: 5)
-        glGenTextures(5, &textures)
-        staticTextures = Array(textures[0..<3])
-        dynamicTexture = textures[3]
-        pageArray = textures[4]
+        columns = StreamedColumns(regions: 3, persistent: persistent)
+        var buffers = [GLuint](repeating: 0, count: 7)
+        glGenBuffers(7, &buffers)
+        staticBuffers = Array(buffers[0..<4])
+        (dynamicBuffer, indirectBuffer, iotaBuffer) = (buffers[4], buffers[5], buffers[6])
+        var textures = [GLuint](repeating: 0, count: 6)
+        glGenTextures(6, &textures)
+        staticTextures = Array(textures[0..<4])
+        dynamicTexture = textures[4]
+        pageArray = textures[5]
         glGenQueries(GLsizei(timerQueries.count), &timerQueries)
         var vao: GLuint = 0
         glGenVertexArrays(1, &vao)
@@ -136,15 +156,13 @@ public final class GPURenderer {
         for name in [
             "uVertices", "uInfluences", "uCorners", "uDynamic", "uCharacters", "uBones", "uSlots", "uDeform",
             "uStaticCorners", "uCharacterBase", "uBoneBase", "uSlotBase", "uDeformBase", "uOrigin", "uScale",
-            "uPages", "uLayers", "uArraySize", "uHasMipmaps",
+            "uPages", "uLayers", "uArraySize", "uHasMipmaps", "uAttachments", "uColumns", "uColumnWords",
+            "uColumnQuads",
         ] {
             uniforms[name] = program.uniform(name)
         }
         glUseProgram(program.name)
-        for (k, name) in [
-            "uPages", "uVertices", "uInfluences", "uCorners", "uDynamic", "uCharacters", "uBones",
-            "uSlots", "uDeform",
-        ].enumerated() {
+        for (k, name) in Self.textureUnits.enumerated() {
             glUniform1i(uniforms[name] ?? -1, GLint(k))
         }
         glBindVertexArray(vertexArray)
@@ -168,6 +186,7 @@ public final class GPURenderer {
         for case let fence? in fences { glDeleteSync(fence) }
         glDeleteQueries(GLsizei(timerQueries.count), timerQueries)
         for table in streamed { table.delete() }
+        columns.delete()
         var vao = vertexArray
         glDeleteVertexArrays(1, &vao)
         let buffers = staticBuffers + [dynamicBuffer, indirectBuffer, iotaBuffer]
@@ -197,7 +216,8 @@ public final class GPURenderer {
             cornerBase: kinds.last.map { $0.cornerBase + $0.geometry.cornerCount } ?? 0,
             vertexBase: kinds.last.map { $0.vertexBase + $0.geometry.vertexCount } ?? 0,
             influenceBase: kinds.last.map { $0.influenceBase + $0.geometry.influences.count / 4 } ?? 0,
-            layerBase: layers)
+            layerBase: layers,
+            attachmentTexelBase: kinds.last.map { $0.attachmentTexelBase + $0.attachmentCount * 2 } ?? 0)
         kinds.append(kind)
         kindRefs.deallocate()
         kindRefs = .allocate(capacity: kinds.count)
@@ -248,6 +268,23 @@ public final class GPURenderer {
         guard boneTexels < Int(Int32.max) / 4, slotTexels < Int(Int32.max), deformFloats < Int(Int32.max) else {
             throw .buffer("a frame of \(count) characters needs more table rows than 32-bit indices reach")
         }
+        frameNumber &+= 1
+        tally.reset(frame: frameNumber)
+        let frame = try beginFrame(
+            count: count, chunks: chunkCount, boneTexels: boneTexels, slotTexels: slotTexels,
+            deformFloats: deformFloats, columnBytes: 0, wallStart: wallStart)
+        pending?.beginCPU = RenderClock.threadCPU() &- cpuStart
+        return frame
+    }
+
+    /// Opens frame `frameNumber` of `count` characters whose rows are laid out (GL thread): waits
+    /// until the GPU is done with the next region, grows the tables that are too small, maps them
+    /// (the column blocks are mapped by the caller that needs them).
+    func beginFrame(
+        count: Int, chunks chunkCount: Int, boneTexels: Int, slotTexels: Int, deformFloats: Int, columnBytes: Int,
+        wallStart: UInt64
+    ) throws(RenderError) -> GPUFrame {
+        let cpuStart = RenderClock.threadCPU()
         let chunkCount = max(1, chunkCount)
         while chunks.count < chunkCount { chunks.append(GPUChunk()) }
         if chunkRefs.count < chunkCount {
@@ -260,38 +297,40 @@ public final class GPURenderer {
         }
         let region = nextRegion
         nextRegion = (nextRegion + 1) % fences.count
-        let needs = [
-            max(16, boneTexels * 16), max(16, slotTexels * 16), max(16, deformFloats * 4), max(16, count * 16),
-        ]
-        let tables = streamed
-        if zip(tables, needs).contains(where: { $0.regionBytes < $1 }) {
+        let needs = (
+            max(16, boneTexels * 16), max(16, slotTexels * 16), max(16, deformFloats * 4), max(16, count * 16)
+        )
+        let tables = (bones, slots, deform, characters)
+        if tables.0.regionBytes < needs.0 || tables.1.regionBytes < needs.1 || tables.2.regionBytes < needs.2
+            || tables.3.regionBytes < needs.3
+        {
             for r in fences.indices { waitForRegion(r) }
-            for (table, need) in zip(tables, needs) where table.regionBytes < need {
+            for (table, need) in [(tables.0, needs.0), (tables.1, needs.1), (tables.2, needs.2), (tables.3, needs.3)]
+            where table.regionBytes < need {
                 try table.grow(to: need, regions: fences.count)
             }
         }
         waitForRegion(region)
-        var pointers: [UnsafeMutableRawPointer] = []
-        for (table, need) in zip(tables, needs) {
-            guard let p = table.map(region: region, bytes: need) else {
-                for t in tables { t.unmap() }
-                throw .buffer("mapping the GPU path's tables failed: GL error 0x\(String(GL.firstError(), radix: 16))")
-            }
-            pointers.append(p)
+        if columns.bytes(region: region) < columnBytes { try columns.grow(region: region, to: columnBytes) }
+        guard let p0 = tables.0.map(region: region, bytes: needs.0),
+            let p1 = tables.1.map(region: region, bytes: needs.1),
+            let p2 = tables.2.map(region: region, bytes: needs.2),
+            let p3 = tables.3.map(region: region, bytes: needs.3)
+        else {
+            for t in streamed { t.unmap() }
+            throw .buffer("mapping the GPU path's tables failed: GL error 0x\(String(GL.firstError(), radix: 16))")
         }
-        frameNumber &+= 1
-        tally.reset(frame: frameNumber)
         pending = Pending(
             id: frameNumber, region: region, count: count, wallStart: wallStart,
             beginCPU: RenderClock.threadCPU() &- cpuStart,
-            bytes: needs.reduce(0, +))
+            bytes: needs.0 + needs.1 + needs.2 + needs.3 + columnBytes, columnBytes: columnBytes)
         return GPUFrame(
             count: count, chunkCount: chunkCount, id: frameNumber, tally: tally, rows: UnsafePointer(rows.baseAddress!),
             kinds: UnsafePointer(kindRefs.baseAddress!), chunks: UnsafePointer(chunkRefs.baseAddress!),
-            bones: pointers[0].bindMemory(to: Float.self, capacity: needs[0] / 4),
-            slots: pointers[1].bindMemory(to: UInt32.self, capacity: needs[1] / 4),
-            deform: pointers[2].bindMemory(to: Float.self, capacity: needs[2] / 4),
-            characters: pointers[3].bindMemory(to: Int32.self, capacity: needs[3] / 4))
+            bones: p0.bindMemory(to: Float.self, capacity: needs.0 / 4),
+            slots: p1.bindMemory(to: UInt32.self, capacity: needs.1 / 4),
+            deform: p2.bindMemory(to: Float.self, capacity: needs.2 / 4),
+            characters: p3.bindMemory(to: Int32.self, capacity: needs.3 / 4))
     }
 
     /// Packs every character of `frame` on up to `packThreads` threads, chunk by chunk (returns
@@ -398,10 +437,13 @@ public final class GPURenderer {
         readTimer(pending.region)
         if closed && commandCount > 0 && viewport.width != 0 && viewport.height != 0 {
             ensureIota(pending.count)
-            glBeginQuery(GL.e(GL_TIME_ELAPSED), timerQueries[pending.region])
+            let timed = !timerPending[pending.region] && frameNumber % UInt64(gpuTimerInterval) == 0
+            if timed { glBeginQuery(GL.e(GL_TIME_ELAPSED), timerQueries[pending.region]) }
             encode(commandCount: commandCount, region: pending.region, viewport: viewport, stats: &stats)
-            glEndQuery(GL.e(GL_TIME_ELAPSED))
-            timerPending[pending.region] = true
+            if timed {
+                glEndQuery(GL.e(GL_TIME_ELAPSED))
+                timerPending[pending.region] = true
+            }
         }
         stats.gpuNanoseconds = lastGPUNanoseconds
         stats.commands = commandCount

@@ -3,6 +3,13 @@ extension GPURenderer {
     /// corners), skins it with its character's bones and deform offsets, and collapses triangles of
     /// images their slot does not show. `aCharacter` is the command's baseInstance (or the generic
     /// value set per command without multi-draw).
+    ///
+    /// A character's record says where its state is: rows the CPU packed (bones, slot rows with the
+    /// shown image and colours, deform offsets), or a block of its batch's columns (record w = 1:
+    /// block, row in the block, the kind's attachment records), from which the shader derives the
+    /// slot's image, colours and deform by the CPU path's rules (`GPUFrame.writeCharacter`,
+    /// `SlotVertexColors`, `PoseView.deform`): no attachment, an inactive bone, a slot or
+    /// attachment alpha of 0, or another image than this vertex's draws nothing.
     static let vertexShader = """
         #version 330 core
         layout(location = 0) in int aCharacter;
@@ -10,10 +17,15 @@ extension GPURenderer {
         uniform samplerBuffer uInfluences;   // bone, x, y, weight
         uniform usamplerBuffer uCorners;     // vertex per corner
         uniform usamplerBuffer uDynamic;     // 2 texels per clipped corner: x, y, u, v | light, dark, meta, 0
-        uniform isamplerBuffer uCharacters;  // bone texel, slot texel, deform float, 0
+        uniform isamplerBuffer uCharacters;  // bone texel, slot texel, deform float, 0 | block word, row, attachments, 1 or 2 + deform float
         uniform samplerBuffer uBones;        // 6 floats per bone: a, b, c, d, worldX, worldY
         uniform usamplerBuffer uSlots;       // variant, light, dark, deform float
         uniform samplerBuffer uDeform;
+        uniform usamplerBuffer uAttachments; // 2 texels per attachment: flags | full deform << 2, first frame, frames, setup frame | colour
+        uniform samplerBuffer uColumns;      // column blocks as floats
+        uniform usamplerBuffer uColumnWords; // the same as words
+        uniform usamplerBuffer uColumnQuads; // the same, four words a texel (block descriptors)
+        uniform vec4 uLayers[64];            // page size (x, y), filter, premultiplied
         uniform int uStaticCorners;
         uniform int uCharacterBase;          // this frame's region of each table, in texels
         uniform int uBoneBase;
@@ -27,6 +39,26 @@ extension GPURenderer {
         flat out uint vMeta;
         vec4 unpackColor(uint c) {
             return vec4((uvec4(c) >> uvec4(0u, 8u, 16u, 24u)) & 255u) / 255.0;
+        }
+        int word(int i) { return int(texelFetch(uColumnWords, i).x); }
+        float value(int i) { return texelFetch(uColumns, i).x; }
+        uint byteAt(int first, int i) {
+            return (texelFetch(uColumnWords, first + (i >> 2)).x >> uint((i & 3) * 8)) & 255u;
+        }
+        // Element k of a row in a column of n elements per instance, instances in chunks of `size`.
+        int at(int size, int n, int row, int k) {
+            int chunk = row / size;
+            return chunk * size * n + (row - chunk * size) + k * size;
+        }
+        // One channel as the CPU path stores it: floor(x * 255), clamped, NaN as 0.
+        float quantize(float x) {
+            float s = x * 255.0;
+            return s >= 1.0 ? (s < 255.0 ? floor(s) : 255.0) / 255.0 : 0.0;
+        }
+        void collapse() {
+            vLight = vec4(0.0);
+            vDark = vec4(0.0);
+            gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         }
         void main() {
             if (gl_VertexID >= uStaticCorners) {
@@ -44,14 +76,118 @@ extension GPURenderer {
             int vertex = int(texelFetch(uCorners, gl_VertexID).x);
             uvec4 v0 = texelFetch(uVertices, vertex * 2);
             uvec4 v1 = texelFetch(uVertices, vertex * 2 + 1);
-            uvec4 slot = texelFetch(uSlots, uSlotBase + character.y + int(v0.z));
             vUV = uintBitsToFloat(v0.xy);
             vMeta = v1.z;
+            vec2 world = vec2(0.0);
+            if (character.w >= 1) {
+                int block = character.x / 4;
+                int row = character.y;
+                uvec4 d0 = texelFetch(uColumnQuads, block);     // chunk size, bones, slots, colour rows
+                uvec4 d1 = texelFetch(uColumnQuads, block + 1); // dark, sequence, deform rows, deform floats
+                uvec4 d2 = texelFetch(uColumnQuads, block + 2); // a, b, c, d
+                uvec4 d3 = texelFetch(uColumnQuads, block + 3); // worldX, worldY, attachment, colour r
+                uvec4 d4 = texelFetch(uColumnQuads, block + 4); // colour g, b, a, dark r
+                uvec4 d5 = texelFetch(uColumnQuads, block + 5); // dark g, b, sequence, deform length
+                uvec4 d6 = texelFetch(uColumnQuads, block + 6); // unused, plan, skeleton r, g
+                uvec4 d7 = texelFetch(uColumnQuads, block + 7); // skeleton b, a, slot bone, colour row
+                uvec4 d8 = texelFetch(uColumnQuads, block + 8); // dark row, sequence row, deform row, deform offset
+                uvec4 d9 = texelFetch(uColumnQuads, block + 9); // setup colour, setup dark, has dark, active bones
+                int size = int(d0.x);
+                int bones = int(d0.y);
+                int s = int(v0.z);
+                int attachment = word(int(d3.z) + at(size, int(d0.z), row, s));
+                if (attachment < 0) {
+                    collapse();
+                    return;
+                }
+                uvec4 a0 = texelFetch(uAttachments, character.z + attachment * 2);
+                int plan = word(int(d6.y) + row);
+                int frames = int(a0.z);
+                if ((a0.x & 1u) == 0u || frames <= 0 || byteAt(int(d9.w), plan * bones + word(int(d7.z) + s)) == 0u) {
+                    collapse();
+                    return;
+                }
+                int sequenceRow = word(int(d8.y) + s);
+                int index = sequenceRow < 0 ? -1 : word(int(d5.z) + at(size, int(d1.y), row, sequenceRow));
+                index = clamp(index < 0 ? int(a0.w) : index, 0, frames - 1);
+                if (uint(int(a0.y) + index) != v0.w) {
+                    collapse();
+                    return;
+                }
+                vec4 color;
+                int colorRow = word(int(d7.w) + s);
+                if (colorRow < 0) {
+                    int c = int(d9.x) + s * 4;
+                    color = vec4(value(c), value(c + 1), value(c + 2), value(c + 3));
+                } else {
+                    int e = at(size, int(d0.w), row, colorRow);
+                    color = vec4(value(int(d3.w) + e), value(int(d4.x) + e), value(int(d4.y) + e), value(int(d4.z) + e));
+                }
+                vec4 attachmentColor = uintBitsToFloat(texelFetch(uAttachments, character.z + attachment * 2 + 1));
+                if (color.a == 0.0 || attachmentColor.a == 0.0) {
+                    collapse();
+                    return;
+                }
+                vec4 skeleton = vec4(
+                    value(int(d6.z) + row), value(int(d6.w) + row), value(int(d7.x) + row), value(int(d7.y) + row));
+                vec4 c = skeleton * color * attachmentColor;
+                bool hasDark = byteAt(int(d9.z), s) != 0u;
+                vec3 dark = vec3(0.0);
+                if (hasDark) {
+                    int darkRow = word(int(d8.x) + s);
+                    if (darkRow < 0) {
+                        int q = int(d9.y) + s * 3;
+                        dark = vec3(value(q), value(q + 1), value(q + 2));
+                    } else {
+                        int e = at(size, int(d1.x), row, darkRow);
+                        dark = vec3(value(int(d4.w) + e), value(int(d5.x) + e), value(int(d5.y) + e));
+                    }
+                }
+                if (uLayers[int(v1.z & 0xFFFFu)].w != 0.0) {
+                    vLight = vec4(quantize(c.r * c.a), quantize(c.g * c.a), quantize(c.b * c.a), quantize(c.a));
+                    vDark = hasDark
+                        ? vec4(quantize(dark.r * c.a), quantize(dark.g * c.a), quantize(dark.b * c.a), 1.0)
+                        : vec4(0.0, 0.0, 0.0, 1.0);
+                } else {
+                    vLight = vec4(quantize(c.r), quantize(c.g), quantize(c.b), quantize(c.a));
+                    vDark = hasDark
+                        ? vec4(quantize(dark.r), quantize(dark.g), quantize(dark.b), 0.0)
+                        : vec4(0.0, 0.0, 0.0, 1.0);
+                }
+                // Deform: the slot's offsets in use, padded with zeros to the attachment's full
+                // length for weighted meshes; an unweighted mesh needs all of them.
+                int deformRow = word(int(d8.z) + s);
+                int length = deformRow < 0 ? 0 : word(int(d5.w) + at(size, int(d1.z), row, deformRow));
+                int offset = word(int(d8.w) + s);
+                int usable = max(0, min(length, word(int(d8.w) + s + 1) - offset));
+                int full = int(a0.x >> 2u);
+                bool weighted = (a0.x & 2u) != 0u;
+                bool deformed = character.w >= 2 && usable > 0 && full > 0 && (weighted || usable >= full);
+                usable = min(usable, full);
+                int deformAt = uDeformBase + character.w - 2 + offset + int(v1.w);
+                int boneRow = at(size, bones, row, 0);
+                for (int k = 0; k < int(v1.y); k++) {
+                    vec4 influence = texelFetch(uInfluences, int(v1.x) + k);
+                    vec2 local = influence.yz;
+                    if (deformed) {
+                        int j = int(v1.w) + 2 * k;
+                        vec2 shift = vec2(
+                            j < usable ? texelFetch(uDeform, deformAt + 2 * k).x : 0.0,
+                            j + 1 < usable ? texelFetch(uDeform, deformAt + 2 * k + 1).x : 0.0);
+                        local = weighted ? local + shift : shift;
+                    }
+                    int e = boneRow + int(influence.x) * size;
+                    vec4 m = vec4(value(int(d2.x) + e), value(int(d2.y) + e), value(int(d2.z) + e), value(int(d2.w) + e));
+                    vec2 t = vec2(value(int(d3.x) + e), value(int(d3.y) + e));
+                    world += vec2(local.x * m.x + local.y * m.y + t.x, local.x * m.z + local.y * m.w + t.y) * influence.w;
+                }
+                gl_Position = vec4((world - uOrigin) * uScale - 1.0, 0.0, 1.0);
+                return;
+            }
+            uvec4 slot = texelFetch(uSlots, uSlotBase + character.y + int(v0.z));
             if (slot.x != v0.w) {
                 // Not the image this slot shows now: outside the view.
-                vLight = vec4(0.0);
-                vDark = vec4(0.0);
-                gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+                collapse();
                 return;
             }
             vLight = unpackColor(slot.y);
@@ -59,7 +195,6 @@ extension GPURenderer {
             bool deformed = slot.w != 0xFFFFFFFFu;
             bool weighted = (v1.z & 0x40000u) != 0u;
             int deformAt = uDeformBase + int(slot.w) + int(v1.w);
-            vec2 world = vec2(0.0);
             for (int k = 0; k < int(v1.y); k++) {
                 vec4 influence = texelFetch(uInfluences, int(v1.x) + k);
                 vec2 local = influence.yz;

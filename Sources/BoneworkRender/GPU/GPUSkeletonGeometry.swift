@@ -66,6 +66,17 @@ public final class GPUSkeletonGeometry: Sendable {
     let attachmentWeighted: [Bool]
     /// Deform floats per character (every deformed slot's largest mesh).
     public let deformFloats: Int
+    /// What the vertex shader reads of each attachment when it derives a slot's state from a
+    /// batch's columns (`GPURenderer.draw(batches:rows:kinds:viewport:)`), 8 words per attachment:
+    /// flags (1 region or mesh, 2 weighted) | full deform length << 2, first frame, frame count,
+    /// setup frame (sequence index -1), then its colour r, g, b, a (float bits).
+    let columnAttachments: [UInt32]
+    /// Slots that some skin lets show a clipping attachment: a character showing one is packed on
+    /// the CPU (its clip is cut there), the others are drawn from their columns.
+    let clipSlots: [Int32]
+    /// Whether some slot blends as multiply (on a straight-alpha page that needs a blend state of
+    /// its own, so such kinds are packed on the CPU).
+    let hasMultiplySlot: Bool
     /// Atlas pages the images sample (page indices in vertex records are below it).
     public let pageCount: Int
 
@@ -195,6 +206,25 @@ public final class GPUSkeletonGeometry: Sendable {
             }
         }
         slotCornerStarts.append(Int32(corners.count))
+        var columnAttachments: [UInt32] = []
+        columnAttachments.reserveCapacity(data.attachments.count * 8)
+        for (a, attachment) in data.attachments.enumerated() {
+            let drawn: UInt32 = attachment.kind == .region || attachment.kind == .mesh ? 1 : 0
+            let color = drawData.colors[a]
+            columnAttachments += [
+                drawn | (weighted[a] ? 2 : 0) | UInt32(max(0, deformLengths[a])) << 2,
+                UInt32(bitPattern: drawData.firstFrames[a]), UInt32(bitPattern: drawData.frameCounts[a]),
+                UInt32(bitPattern: drawData.setupFrames[a]), color.r.bitPattern, color.g.bitPattern,
+                color.b.bitPattern, color.a.bitPattern,
+            ]
+        }
+        self.columnAttachments = columnAttachments
+        clipSlots = (0..<slotCount).filter { slot in
+            slotAttachments[slot].contains { a in
+                a >= 0 && Int(a) < data.attachments.count && data.attachments[Int(a)].kind == .clipping
+            }
+        }.map { Int32($0) }
+        hasMultiplySlot = (0..<slotCount).contains { drawData.slotBlendModes[$0] == .multiply }
         self.vertexWords = vertexWords
         self.influences = influences
         self.corners = corners

@@ -102,3 +102,100 @@ final class StreamedTable {
         glDeleteTextures(1, &name)
     }
 }
+
+/// The column blocks of a frame drawn from batch columns: one buffer per frame in flight (a region
+/// each, so a big crowd never meets the driver's texel limit with three frames' worth at once),
+/// each read through three buffer textures on the same storage: floats (`R32F`), words (`R32UI`)
+/// and four words at a time (`RGBA32UI`, for the block descriptors). Mapped persistently where
+/// `ARB_buffer_storage` exists, else range by range.
+final class StreamedColumns {
+    let persistent: Bool
+    private var buffers: [GLuint]
+    private var views: [(floats: GLuint, words: GLuint, quads: GLuint)]
+    private var capacity: [Int]
+    private var mappings: [UnsafeMutableRawPointer?]
+    private var mapped: [Bool]
+
+    init(regions: Int, persistent: Bool) {
+        self.persistent = persistent
+        buffers = [GLuint](repeating: 0, count: regions)
+        capacity = [Int](repeating: 0, count: regions)
+        mappings = [UnsafeMutableRawPointer?](repeating: nil, count: regions)
+        mapped = [Bool](repeating: false, count: regions)
+        var names = [GLuint](repeating: 0, count: regions * 3)
+        glGenTextures(GLsizei(names.count), &names)
+        views = (0..<regions).map { (names[$0 * 3], names[$0 * 3 + 1], names[$0 * 3 + 2]) }
+    }
+
+    /// The region's three views (floats, words, quads of words).
+    func textures(region: Int) -> (floats: GLuint, words: GLuint, quads: GLuint) { views[region] }
+
+    /// Bytes the region can hold.
+    func bytes(region: Int) -> Int { capacity[region] }
+
+    /// Replaces the region's storage with room for at least `bytes` (the caller has waited for the
+    /// GPU to finish with the region).
+    func grow(region: Int, to bytes: Int) throws(RenderError) {
+        if buffers[region] != 0 { glDeleteBuffers(1, &buffers[region]) }
+        buffers[region] = 0
+        mappings[region] = nil
+        mapped[region] = false
+        capacity[region] = 0
+        let size = (bytes + bytes / 4 + 65535) & ~65535
+        var limit: GLint = 0
+        glGetIntegerv(GL.e(GL_MAX_TEXTURE_BUFFER_SIZE), &limit)
+        guard size / 4 <= Int(max(limit, 65536)) else {
+            throw .buffer(
+                "a frame's column blocks of \(bytes) bytes exceed the driver's buffer texture limit (\(limit) texels)")
+        }
+        glGenBuffers(1, &buffers[region])
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffers[region])
+        if persistent {
+            let flags = GLbitfield(GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT)
+            glBufferStorage(GL.e(GL_TEXTURE_BUFFER), GLsizeiptr(size), nil, flags)
+            mappings[region] = glMapBufferRange(GL.e(GL_TEXTURE_BUFFER), 0, GLsizeiptr(size), flags)
+        } else {
+            glBufferData(GL.e(GL_TEXTURE_BUFFER), GLsizeiptr(size), nil, GL.e(GL_STREAM_DRAW))
+        }
+        let (floats, words, quads) = views[region]
+        for (texture, format) in [(floats, GL_R32F), (words, GL_R32UI), (quads, GL_RGBA32UI)] {
+            glBindTexture(GL.e(GL_TEXTURE_BUFFER), texture)
+            glTexBuffer(GL.e(GL_TEXTURE_BUFFER), GL.e(format), buffers[region])
+        }
+        glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
+        let error = GL.firstError()
+        guard error == 0, !persistent || mappings[region] != nil else {
+            throw .buffer("allocating the GPU path's column blocks failed: GL error 0x\(String(error, radix: 16))")
+        }
+        capacity[region] = size
+    }
+
+    /// The region's memory for `bytes` of writing (nil when it cannot be mapped).
+    func map(region: Int, bytes: Int) -> UnsafeMutableRawPointer? {
+        if let mapping = mappings[region] { return mapping }
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffers[region])
+        let access = GLbitfield(GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT | GL_MAP_UNSYNCHRONIZED_BIT)
+        let p = glMapBufferRange(GL.e(GL_TEXTURE_BUFFER), 0, GLsizeiptr(max(4, bytes)), access)
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
+        mapped[region] = p != nil
+        return p
+    }
+
+    /// Ends writing the region (unmaps a mapped range); false when the contents were lost.
+    @discardableResult
+    func unmap(region: Int) -> Bool {
+        guard mapped[region] else { return true }
+        mapped[region] = false
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), buffers[region])
+        let ok = glUnmapBuffer(GL.e(GL_TEXTURE_BUFFER)) != GLboolean(GL_FALSE)
+        glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
+        return ok
+    }
+
+    func delete() {
+        for region in buffers.indices where buffers[region] != 0 { glDeleteBuffers(1, &buffers[region]) }
+        let names = views.flatMap { [$0.floats, $0.words, $0.quads] }
+        glDeleteTextures(GLsizei(names.count), names)
+    }
+}

@@ -13,11 +13,20 @@ public struct BatchPoseViews {
     public let slotCount: Int
     /// Instances in the batch when the views were fetched.
     public let count: Int
+    /// Plans the batch's skeleton had handed out when the views were fetched.
+    let planCount: Int
+    /// The identity of the batch's `SkeletonData` (no reference is held).
+    public let skeleton: ObjectIdentifier
 
-    init(_ cols: BatchColumns, _ rig: RigTables, attachmentCount: Int, count: Int) {
+    init(
+        _ cols: BatchColumns, _ rig: RigTables, attachmentCount: Int, count: Int, planCount: Int,
+        skeleton: ObjectIdentifier
+    ) {
         self.cols = cols
         self.rig = rig
+        self.skeleton = skeleton
         self.attachmentCount = attachmentCount
+        self.planCount = planCount
         boneCount = cols.shape.boneCount
         slotCount = cols.shape.slotCount
         self.count = count
@@ -179,7 +188,9 @@ public struct PoseView {
 extension Batch {
     /// Read views of every row's pose (see `BatchPoseViews`).
     public func poseViews() -> BatchPoseViews {
-        BatchPoseViews(columns(), rig.tables, attachmentCount: data.attachments.count, count: count)
+        BatchPoseViews(
+            columns(), rig.tables, attachmentCount: data.attachments.count, count: count, planCount: rig.planCount,
+            skeleton: ObjectIdentifier(data))
     }
 }
 

@@ -179,6 +179,18 @@ public final class World {
         }
     }
 
+    /// Calls `body` with a read-only view of where every entity lives, which worker threads may
+    /// query at once (`EntityLocations.locate`): a renderer locates a frame's characters in its
+    /// packing threads instead of on the calling thread. Nothing may spawn, despawn or update the
+    /// world while `body` runs.
+    public func withEntityLocations<R, E: Error>(_ body: (EntityLocations) throws(E) -> R) throws(E) -> R {
+        try generations.withUnsafeBufferPointer { generations throws(E) in
+            try locations.withUnsafeBufferPointer { locations throws(E) in
+                try body(EntityLocations(generations: generations, locations: locations))
+            }
+        }
+    }
+
     /// Plays `animation` on `track`, replacing what the track played.
     public func setAnimation(_ entity: Entity, track: Int = 0, _ animation: String, loop: Bool) throws {
         let (batch, row) = try locate(entity)

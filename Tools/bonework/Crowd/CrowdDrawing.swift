@@ -4,18 +4,17 @@ import BoneworkWorld
 
 /// Draws the crowd through the GPU path (`GPURenderer`): the agents inside the view (with a
 /// margin for a character's size), back to front (higher on the plane first), every kind in one
-/// frame. Per frame it gathers the visible agents' pose views (no pose copy) and packs their rows
-/// on `threads` threads straight into the renderer's mapped tables; once warm nothing is allocated.
+/// frame, straight from the World's columns: the renderer locates the visible agents and writes
+/// their records on `threads` threads and copies the batches' columns in bulk; an agent whose
+/// draw order or clip needs it is packed slot by slot. Once warm nothing is allocated.
 final class CrowdDrawing {
     let renderer: GPURenderer
     /// The kinds' atlas textures (they back the renderer's page array until it is rebuilt).
     private var textures: [AtlasTextures] = []
-    private var order: [Int] = []
-    private var kinds: [Int32] = []
-    /// Per drawn character: its batch and row.
-    private let rows = BatchRows()
+    /// The visible agents of the last frame, back to front.
+    private var visible = UnsafeBufferPointer<Int32>(start: nil, count: 0)
     private let culling = BackToFront(margin: CrowdDrawing.margin)
-    /// Thread CPU time the last frame's culling and ordering took, nanoseconds.
+    /// CPU time the last frame's culling and ordering took on every thread, nanoseconds.
     private(set) var cullNanoseconds: UInt64 = 0
     /// How far outside the view an agent's position may be and still be drawn, world units.
     static let margin: Float = 150
@@ -38,37 +37,19 @@ final class CrowdDrawing {
     /// Returns how many were drawn.
     @discardableResult
     func draw(_ sim: CrowdSimulation, viewport: WorldViewport, everyone: Bool = false) throws -> Int {
-        let cullStart = RenderClock.threadCPU()
-        try sim.world.scheduler.profiler.measure(cullSystem, in: .lastFrame) { () throws in
-            try cull(sim, viewport: viewport, everyone: everyone)
-        }
-        cullNanoseconds = RenderClock.threadCPU() &- cullStart
-        let frame = try kinds.withUnsafeBufferPointer { kinds throws(RenderError) in
-            try renderer.beginFrame(kinds: kinds, chunks: renderer.chunks(for: kinds.count))
-        }
-        rows.pack(frame, with: renderer)
-        renderer.submit(frame, viewport: viewport)
-        return order.count
-    }
-
-    /// The agents in view, back to front, with their kinds and pose views.
-    private func cull(_ sim: CrowdSimulation, viewport: WorldViewport, everyone: Bool) throws {
-        let visible = sim.x.withUnsafeBufferPointer { x in
-            sim.y.withUnsafeBufferPointer { y in
-                culling.run(x: x, y: y, viewport: viewport, everyone: everyone, threads: renderer.packThreads)
+        sim.world.scheduler.profiler.measure(cullSystem, in: .lastFrame) {
+            visible = sim.x.withUnsafeBufferPointer { x in
+                sim.y.withUnsafeBufferPointer { y in
+                    culling.run(x: x, y: y, viewport: viewport, everyone: everyone, threads: renderer.packThreads)
+                }
             }
         }
-        order.removeAll(keepingCapacity: true)
-        kinds.removeAll(keepingCapacity: true)
-        sim.kind.withUnsafeBufferPointer { kind in
-            for agent in visible {
-                let a = Int(agent)
-                order.append(a)
-                kinds.append(kind[a])
+        cullNanoseconds = culling.lastCPUNanoseconds
+        try sim.entity.withUnsafeBufferPointer { entities throws(RenderError) in
+            try sim.kind.withUnsafeBufferPointer { kinds throws(RenderError) in
+                _ = try renderer.draw(sim.world, entities: entities, kinds: kinds, order: visible, viewport: viewport)
             }
         }
-        try sim.entity.withUnsafeBufferPointer { entity in
-            try rows.gather(visible.count, entity: { entity[Int(visible[$0])] }, in: sim.world)
-        }
+        return visible.count
     }
 }

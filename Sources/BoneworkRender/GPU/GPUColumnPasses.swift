@@ -1,0 +1,373 @@
+import BoneworkFormat
+import BoneworkWorld
+
+// The passes of a frame drawn from the World's columns (`GPURenderer+Columns.swift` runs them):
+// the row pass, the character pass, and the copy and records pass, with the scratch they share.
+
+/// Reused scratch of column frames: once warm, a frame allocates nothing.
+final class ColumnFrameScratch {
+    var views: [BatchPoseViews] = []
+    var batches: [DrawColumns] = []
+    var blocks: [ColumnBlock] = []
+    var descriptors: [UInt32] = []
+    var copies: [ColumnCopy] = []
+    /// The CPU time of the last frame's bulk copy.
+    var copyNanoseconds: UInt64 = 0
+    /// The CPU time of the last frame's first pass (all threads).
+    var classifyNanoseconds: UInt64 = 0
+    /// An empty slot list (for batches of no registered kind).
+    let noSlots = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    /// Per batch: where its rows' flags start in `rowFlags`, and what its rows may show.
+    var batchRows: [BatchRowInfo] = []
+    /// Per row of every batch (`batchRows[b].flagStart + row`): `RowFlags`.
+    private(set) var rowFlags = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    private var rowFlagCapacity = 1
+    /// Per character: `batch << 32 | row`.
+    private(set) var locations = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+    private var locationCapacity = 1
+    /// Per chunk and batch: the lowest and one past the highest row drawn from columns.
+    private(set) var ranges = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
+    private var rangeCapacity = 1
+    /// Per chunk: bone texels, slot texels and deform floats its CPU-packed characters take (then
+    /// their bases), the first bad character (-1 none), what was wrong with it, and how many of its
+    /// characters are drawn from columns.
+    private(set) var totals = UnsafeMutablePointer<Int>.allocate(capacity: 6)
+    private var totalCapacity = 1
+    static let totalFields = 6
+
+    func reserve(characters: Int, chunks: Int, batches: Int, rows: Int) {
+        if rows > rowFlagCapacity {
+            rowFlags.deallocate()
+            rowFlagCapacity = max(rows, rowFlagCapacity * 2)
+            rowFlags = .allocate(capacity: rowFlagCapacity)
+        }
+        if characters > locationCapacity {
+            locations.deallocate()
+            locationCapacity = max(characters, locationCapacity * 2)
+            locations = .allocate(capacity: locationCapacity)
+        }
+        if chunks * batches > rangeCapacity {
+            ranges.deallocate()
+            rangeCapacity = max(chunks * batches, rangeCapacity * 2)
+            ranges = .allocate(capacity: rangeCapacity * 2)
+        }
+        if chunks > totalCapacity {
+            totals.deallocate()
+            totalCapacity = max(chunks, totalCapacity * 2)
+            totals = .allocate(capacity: totalCapacity * Self.totalFields)
+        }
+    }
+
+    deinit {
+        noSlots.deallocate()
+        rowFlags.deallocate()
+        locations.deallocate()
+        ranges.deallocate()
+        totals.deallocate()
+    }
+}
+
+/// A batch of a column frame as the row pass reads it: where its flags go, and the slots that can
+/// show a clipping attachment with the attachment kinds to tell (from a kind of its skeleton;
+/// none when no registered kind is of it, and then no character may draw it).
+struct BatchRowInfo {
+    var flagStart: Int
+    var clipSlots: UnsafePointer<Int32>
+    var clipSlotCount: Int
+    var attachmentKinds: UnsafeBufferPointer<AttachmentKind>
+}
+
+/// What the row pass finds of each row, before any character is looked at.
+enum RowFlags {
+    /// In its setup draw order and showing no clipping attachment: it can be drawn from columns.
+    static let columns: UInt8 = 1
+    /// Some slot has deform offsets in use.
+    static let deformed: UInt8 = 2
+}
+
+/// The row pass of a column frame: flags every row of every batch, the rows split evenly over
+/// the chunks. It reads each batch's columns in row order, so each cache line of a per-element
+/// column serves the rows of its chunk together (looking the same values up per character, in
+/// back-to-front order, missed the cache once per character: 40 % of the first pass).
+/// `@unchecked Sendable`: chunk c writes only the flags of its own rows.
+struct RowFlagJob: @unchecked Sendable {
+    let batches: UnsafeBufferPointer<DrawColumns>
+    let info: UnsafeBufferPointer<BatchRowInfo>
+    let flags: UnsafeMutablePointer<UInt8>
+    let totalRows: Int
+    let chunks: Int
+    let tally: PackTally
+
+    func run(chunk c: Int) {
+        let start = RenderClock.threadCPU()
+        let lower = totalRows &* c / chunks
+        let upper = totalRows &* (c &+ 1) / chunks
+        for b in 0..<batches.count {
+            let d = batches.baseAddress.unsafelyUnwrapped + b
+            let first = info[b].flagStart
+            let from = max(lower, first)
+            let to = min(upper, first &+ d.pointee.count)
+            guard from < to else { continue }
+            flag(d, info[b], rows: (from &- first)..<(to &- first), into: flags + first)
+        }
+        tally.add(cpu: RenderClock.threadCPU() &- start)
+    }
+
+    /// Flags `rows` of one batch, a chunk of the layout at a time (no division per row).
+    @inline(__always)
+    private func flag(
+        _ d: UnsafePointer<DrawColumns>, _ info: BatchRowInfo, rows: Range<Int>, into flags: UnsafeMutablePointer<UInt8>
+    ) {
+        let size = d.pointee.chunkSize
+        let slots = d.pointee.slotCount
+        let deformSlots = d.pointee.deformFloats > 0 ? d.pointee.deformSlots : 0
+        let setup = d.pointee.drawOrderIsSetup
+        let attachment = d.pointee.attachment
+        let lengths = d.pointee.deformLength
+        let kinds = info.attachmentKinds
+        let clipSlots = info.clipSlots
+        let clipSlotCount = info.clipSlotCount
+        var chunk = rows.lowerBound / size
+        var lane = rows.lowerBound &- chunk &* size
+        var row = rows.lowerBound
+        while row < rows.upperBound {
+            let slotBase = chunk &* size &* slots
+            let deformBase = chunk &* size &* deformSlots
+            while lane < size && row < rows.upperBound {
+                var flag: UInt8 = setup[row] != 0 ? RowFlags.columns : 0
+                if flag != 0 {
+                    for j in 0..<clipSlotCount {
+                        let a = Int(attachment[slotBase &+ lane &+ Int(clipSlots[j]) &* size])
+                        if a >= 0 && a < kinds.count && kinds[a] == .clipping {
+                            flag = 0
+                            break
+                        }
+                    }
+                }
+                for j in 0..<deformSlots where lengths[deformBase &+ lane &+ j &* size] > 0 {
+                    flag |= RowFlags.deformed
+                    break
+                }
+                flags[row] = flag
+                lane &+= 1
+                row &+= 1
+            }
+            chunk &+= 1
+            lane = 0
+        }
+    }
+}
+
+/// What went wrong with a character of a column frame (first one per chunk).
+enum ColumnFault: Int {
+    case kind = 1
+    case location = 2
+    case shape = 3
+}
+
+/// The characters of a column frame: character k's kind and where it lives (`batch << 32 | row`,
+/// nil when it names no live instance). Read from the packing threads.
+protocol ColumnCharacters: SendableMetatype {
+    var count: Int { get }
+    func character(_ k: Int) -> (kind: Int32, location: UInt64?)
+}
+
+/// Characters given as batch rows (`GPURenderer.draw(batches:rows:kinds:viewport:)`).
+struct RowCharacters: ColumnCharacters {
+    let rows: UnsafeBufferPointer<UInt64>
+    let kinds: UnsafeBufferPointer<Int32>
+    var count: Int { min(rows.count, kinds.count) }
+
+    @inline(__always)
+    func character(_ k: Int) -> (kind: Int32, location: UInt64?) { (kinds[k], rows[k]) }
+}
+
+/// Characters given as agents in order (`GPURenderer.draw(_:entities:kinds:order:viewport:)`),
+/// located in the world's entity table on the packing threads.
+struct AgentCharacters: ColumnCharacters {
+    let table: EntityLocations
+    let entities: UnsafeBufferPointer<Entity>
+    let kinds: UnsafeBufferPointer<Int32>
+    let order: UnsafeBufferPointer<Int32>
+    var count: Int { order.count }
+
+    @inline(__always)
+    func character(_ k: Int) -> (kind: Int32, location: UInt64?) {
+        let a = Int(order[k])
+        guard a >= 0 && a < entities.count && a < kinds.count else { return (-1, nil) }
+        return (kinds[a], table.locate(entities[a]))
+    }
+}
+
+/// One column frame's work for the packing threads. `@unchecked Sendable`: chunk c reads the
+/// batches' columns (unchanged while the frame is drawn: the caller waits), writes only its own
+/// characters' rows and locations, its own range and total entries, and (in the second pass) its
+/// characters' records and commands; one iteration of the second pass does every bulk copy.
+struct ColumnFrameJob<Characters: ColumnCharacters>: @unchecked Sendable {
+    let characters: Characters
+    let batches: UnsafeBufferPointer<DrawColumns>
+    let kindRefs: UnsafeBufferPointer<Unmanaged<GPURendererKind>>
+    let characterRows: UnsafeMutablePointer<GPUCharacterRows>
+    let locations: UnsafeMutablePointer<UInt64>
+    let info: UnsafeBufferPointer<BatchRowInfo>
+    let rowFlags: UnsafePointer<UInt8>
+    let ranges: UnsafeMutablePointer<Int32>
+    let totals: UnsafeMutablePointer<Int>
+    let chunks: Int
+    let tally: PackTally
+
+    var count: Int { characters.count }
+
+    func range(ofChunk c: Int) -> Range<Int> { (count &* c / chunks)..<(count &* (c &+ 1) / chunks) }
+
+    /// First pass: locates and checks chunk c's characters, decides which are drawn from columns
+    /// (and the rows each batch must copy) and lays out the CPU-packed ones chunk-locally.
+    func classify(chunk c: Int) {
+        let start = RenderClock.threadCPU()
+        let batchCount = batches.count
+        let range = ranges + c &* batchCount &* 2
+        for b in 0..<batchCount {
+            range[b &* 2] = Int32.max
+            range[b &* 2 &+ 1] = -1
+        }
+        let total = totals + c &* ColumnFrameScratch.totalFields
+        var boneTexels = 0
+        var slotTexels = 0
+        var deformFloats = 0
+        var fromColumns = 0
+        total[3] = -1
+        for k in self.range(ofChunk: c) {
+            let (kindIndex, location) = characters.character(k)
+            guard kindIndex >= 0 && Int(kindIndex) < kindRefs.count else {
+                fault(total, k, .kind)
+                continue
+            }
+            guard let location else {
+                fault(total, k, .location)
+                continue
+            }
+            let b = Int(truncatingIfNeeded: location >> 32)
+            let row = Int(truncatingIfNeeded: location & 0xFFFF_FFFF)
+            // Through a pointer: the columns' description is some 50 words, not worth a copy per character.
+            let d = batches.baseAddress.unsafelyUnwrapped + b
+            guard b < batchCount, row < d.pointee.count else {
+                fault(total, k, .location)
+                continue
+            }
+            locations[k] = location
+            let kind = kindRefs[Int(kindIndex)].takeUnretainedValue()
+            guard kind.skeleton == d.pointee.skeleton else {
+                fault(total, k, .shape)
+                continue
+            }
+            let flags = rowFlags[info[b].flagStart &+ row]
+            if kind.fromColumns && flags & RowFlags.columns != 0 {
+                var r = GPUCharacterRows(
+                    kind: kindIndex, boneTexel: GPUCharacterRows.fromColumns, slotTexel: 0, deformFloat: 0)
+                // Deform offsets are copied per character, only for those some of whose slots
+                // are deformed now (most frames of most characters have none).
+                if flags & RowFlags.deformed != 0 {
+                    r.columnDeform = Int32(truncatingIfNeeded: deformFloats)
+                    deformFloats &+= d.pointee.deformFloats
+                }
+                characterRows[k] = r
+                range[b &* 2] = min(range[b &* 2], Int32(row))
+                range[b &* 2 &+ 1] = max(range[b &* 2 &+ 1], Int32(row &+ 1))
+                fromColumns &+= 1
+            } else {
+                let g = kind.geometry
+                characterRows[k] = GPUCharacterRows(
+                    kind: kindIndex, boneTexel: Int32(truncatingIfNeeded: boneTexels),
+                    slotTexel: Int32(truncatingIfNeeded: slotTexels),
+                    deformFloat: Int32(truncatingIfNeeded: deformFloats))
+                boneTexels &+= g.boneTableFloats / 4
+                slotTexels &+= kind.slotCount
+                deformFloats &+= g.deformFloats
+            }
+        }
+        total[0] = boneTexels
+        total[1] = slotTexels
+        total[2] = deformFloats
+        total[5] = fromColumns
+        tally.add(cpu: RenderClock.threadCPU() &- start)
+    }
+
+    private func fault(_ total: UnsafeMutablePointer<Int>, _ k: Int, _ fault: ColumnFault) {
+        characterRows[k] = GPUCharacterRows(kind: -1, boneTexel: 0, slotTexel: 0, deformFloat: 0)
+        if total[3] < 0 {
+            total[3] = k
+            total[4] = fault.rawValue
+        }
+    }
+}
+
+/// The second pass of a column frame: iteration 0 does the frame's bulk copies, iteration c + 1
+/// writes chunk c's characters' records and commands, packing on the CPU those that need it.
+/// `@unchecked Sendable` as `ColumnFrameJob`: the copies' targets and the chunks' characters are
+/// disjoint.
+struct ColumnPackJob<Characters: ColumnCharacters>: @unchecked Sendable {
+    let job: ColumnFrameJob<Characters>
+    let views: UnsafeBufferPointer<BatchPoseViews>
+    let blocks: UnsafeBufferPointer<ColumnBlock>
+    let frame: GPUFrame
+    let copies: UnsafeBufferPointer<ColumnCopy>
+    let columns: UnsafeMutableRawPointer
+    /// Where iteration 0 leaves the copy's CPU time.
+    let copyTime: UnsafeMutablePointer<UInt64>
+
+    /// The copy is bound by memory bandwidth, which a second thread does not add to (measured
+    /// here: 20 MB in 1.36 ms on one thread, 1.33 ms on two, i.e. twice the CPU time), so one
+    /// thread copies while the others write records.
+    func run(iteration: Int) {
+        let start = RenderClock.threadCPU()
+        if iteration == 0 {
+            for copy in copies { (columns + copy.target).copyMemory(from: copy.source, byteCount: copy.bytes) }
+            copyTime.pointee = RenderClock.threadCPU() &- start
+        } else {
+            write(chunk: iteration - 1)
+        }
+        job.tally.add(cpu: RenderClock.threadCPU() &- start)
+    }
+
+    private func write(chunk c: Int) {
+        let total = job.totals + c &* ColumnFrameScratch.totalFields
+        let scratch = frame.chunks[c].takeUnretainedValue()
+        withUnsafeMutablePointer(to: &scratch.work) { work in
+            for k in job.range(ofChunk: c) {
+                var r = job.characterRows[k]
+                guard r.kind >= 0 else { continue }
+                let kind = frame.kinds[Int(r.kind)].takeUnretainedValue()
+                let location = job.locations[k]
+                let b = Int(truncatingIfNeeded: location >> 32)
+                let row = Int(truncatingIfNeeded: location & 0xFFFF_FFFF)
+                if r.boneTexel == GPUCharacterRows.fromColumns {
+                    let block = blocks[b]
+                    let record = frame.characters + k &* 4
+                    record[0] = Int32(truncatingIfNeeded: block.word)
+                    record[1] = Int32(truncatingIfNeeded: row &- block.lo)
+                    record[2] = Int32(truncatingIfNeeded: kind.attachmentTexelBase)
+                    record[3] = 1
+                    if r.columnDeform >= 0 {
+                        let d = job.batches.baseAddress.unsafelyUnwrapped + b
+                        let at = Int(r.columnDeform) &+ total[2]
+                        let floats = d.pointee.deformFloats
+                        (frame.deform + at).update(from: d.pointee.deform + row &* floats, count: floats)
+                        record[3] = Int32(truncatingIfNeeded: at &+ 2)
+                    }
+                    let corners = kind.geometry.cornerCount
+                    if corners > 0 {
+                        work.pointee.commands.append(
+                            GPUCommand(
+                                count: UInt32(corners), first: UInt32(kind.cornerBase), character: UInt32(k),
+                                dynamic: false, state: 0))
+                    }
+                } else {
+                    r.boneTexel &+= Int32(truncatingIfNeeded: total[0])
+                    r.slotTexel &+= Int32(truncatingIfNeeded: total[1])
+                    r.deformFloat &+= Int32(truncatingIfNeeded: total[2])
+                    frame.writeCharacter(k, rows: r, kind: kind, pose: views[b][row], chunk: scratch, work: work)
+                }
+            }
+        }
+    }
+}
