@@ -26,6 +26,8 @@ struct BinaryInput {
     private(set) var offset = 0
     /// The file's string table; string references index it (1-based, 0 = none).
     var strings: [String] = []
+    /// Notes each value read (`BinaryFieldRecorder`, for the fuzzers' mutator); nil when loading.
+    var recorder: BinaryFieldRecorder?
 
     init(bytes: [UInt8], file: String) {
         self.bytes = bytes
@@ -49,18 +51,24 @@ struct BinaryInput {
         guard offset < bytes.count else { throw truncated(at: offset, "a byte") }
         let value = bytes[offset]
         offset &+= 1
+        recorder?.note(.byte, from: offset &- 1, to: offset)
         return value
     }
 
     mutating func readSByte() throws -> Int8 { Int8(bitPattern: try readByte()) }
 
-    mutating func readBool() throws -> Bool { try readByte() != 0 }
+    mutating func readBool() throws -> Bool {
+        let value = try readByte()
+        recorder?.note(.bool, from: offset &- 1, to: offset)
+        return value != 0
+    }
 
     /// A big-endian 32-bit integer.
     mutating func readInt() throws -> Int32 {
         guard remaining >= 4 else { throw truncated(at: offset, "a 4-byte integer") }
         let value = bigEndianWord(at: offset)
         offset &+= 4
+        recorder?.note(.int, from: offset &- 4, to: offset)
         return Int32(bitPattern: value)
     }
 
@@ -71,6 +79,7 @@ struct BinaryInput {
         // No editor writes NaN or an infinity; either would spread into every pose it reaches.
         guard value.isFinite else { throw error(.malformed, at: offset, expected: "a finite float", found: value) }
         offset &+= 4
+        recorder?.note(.float, from: offset &- 4, to: offset)
         return value
     }
 
@@ -93,6 +102,7 @@ struct BinaryInput {
             shift &+= 7
         }
         if !optimizePositive { value = (value >> 1) ^ (0 &- (value & 1)) }
+        recorder?.note(optimizePositive ? .varint : .signedVarint, from: start, to: offset)
         return Int32(bitPattern: value)
     }
 
@@ -103,6 +113,7 @@ struct BinaryInput {
             Float(bytes[offset]) / 255, Float(bytes[offset &+ 1]) / 255, Float(bytes[offset &+ 2]) / 255,
             Float(bytes[offset &+ 3]) / 255)
         offset &+= 4
+        recorder?.note(.color, from: offset &- 4, to: offset)
         return color
     }
 
@@ -110,7 +121,10 @@ struct BinaryInput {
     mutating func readString() throws -> String? {
         let start = offset
         let length = Int(try readVarint())
-        if length == 0 { return nil }
+        if length == 0 {
+            recorder?.note(.string, from: start, to: offset)
+            return nil
+        }
         guard length > 0, length <= BinaryLimits.maxCount else {
             throw error(
                 .limitExceeded, at: start, expected: "a string length in 0...\(BinaryLimits.maxCount)", found: length)
@@ -119,6 +133,7 @@ struct BinaryInput {
         guard byteCount <= remaining else { throw truncated(at: start, "a string of \(byteCount) bytes") }
         let string = String(decoding: bytes[offset..<offset &+ byteCount], as: UTF8.self)
         offset &+= byteCount
+        recorder?.note(.string, from: start, to: offset)
         return string
     }
 
@@ -130,6 +145,7 @@ struct BinaryInput {
             throw error(
                 .malformed, at: start, expected: "a string reference in 0...\(strings.count)", found: reference)
         }
+        recorder?.note(.stringRef, from: start, to: offset, bound: strings.count)
         return reference &- 1
     }
 
@@ -154,6 +170,7 @@ struct BinaryInput {
                 .limitExceeded, at: start,
                 expected: "\(what) that fits the \(remaining) bytes left (\(minBytesEach) or more each)", found: count)
         }
+        recorder?.note(.count, from: start, to: offset)
         return count
     }
 
@@ -164,6 +181,7 @@ struct BinaryInput {
         guard index >= 0, Int(index) < count else {
             throw error(.malformed, at: start, expected: "\(what) index in 0..<\(count)", found: index)
         }
+        recorder?.note(.index, from: start, to: offset, bound: count)
         return index
     }
 
@@ -179,6 +197,7 @@ struct BinaryInput {
             array.append(value * scale)
             i &+= 4
         }
+        if count > 0 { recorder?.note(.floats, from: offset, to: end, bound: count) }
         offset = end
     }
 

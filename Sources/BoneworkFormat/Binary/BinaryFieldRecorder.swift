@@ -1,0 +1,58 @@
+/// What one value read from a `.skel` file is, as `BinaryFieldRecorder` notes it.
+enum BinaryFieldKind: UInt8, Sendable {
+    /// One byte (flags, a blend or inherit mode byte, colour bytes read one by one).
+    case byte
+    /// One byte read as a boolean.
+    case bool
+    /// A big-endian 32-bit integer.
+    case int
+    /// A big-endian IEEE 754 float.
+    case float
+    /// A variable-length integer (7 bits per byte, low first).
+    case varint
+    /// A zig-zag encoded variable-length integer.
+    case signedVarint
+    /// Four colour bytes.
+    case color
+    /// A string: its varint length plus one, then its UTF-8 bytes.
+    case string
+    /// A varint reference into the string table: 0 for none, else index + 1 (`bound`: entries).
+    case stringRef
+    /// A varint count of the elements that follow.
+    case count
+    /// A varint index into a table of `bound` entries.
+    case index
+    /// `bound` consecutive floats.
+    case floats
+}
+
+/// One value read from a `.skel` file: where its bytes lie and what they encode.
+struct BinaryField: Sendable, Equatable {
+    /// The offset of its first byte.
+    var offset: Int
+    /// How many bytes it takes.
+    var length: Int
+    var kind: BinaryFieldKind
+    /// `.index`: the table size; `.stringRef`: the string table's size; `.floats`: the float
+    /// count; 0 otherwise.
+    var bound: Int
+}
+
+/// Notes every value a `BinaryInput` reads, in reading order, for tools that edit a `.skel` file
+/// value by value (the fuzzers' structure-aware mutator, Tools/Fuzz). Loading never sets one:
+/// `BinaryInput.recorder` is nil on every normal read, where noting costs one nil check per value.
+final class BinaryFieldRecorder {
+    /// The values read so far, in reading order (an offset may repeat when the reader reads a byte
+    /// twice, never for one value).
+    private(set) var fields: [BinaryField] = []
+
+    init() {}
+
+    /// Notes the value that started at `start` and ended at `end`. A composite read (a string, a
+    /// count, an index) first reads its varint through the plain reader: the composite replaces
+    /// that note, so each value is noted once, with its most precise kind.
+    func note(_ kind: BinaryFieldKind, from start: Int, to end: Int, bound: Int = 0) {
+        if let last = fields.last, last.offset == start { fields.removeLast() }
+        fields.append(BinaryField(offset: start, length: end &- start, kind: kind, bound: bound))
+    }
+}
