@@ -9,11 +9,9 @@ import Testing
 @Suite("Binary field recorder")
 struct BinaryFieldRecorderTests {
     static func record(_ bytes: [UInt8]) throws -> (fields: [BinaryField], strings: [String]) {
-        let recorder = BinaryFieldRecorder()
-        var parser = BinarySkeletonParser(bytes: bytes, file: "recorded.skel", scale: 1)
-        parser.input.recorder = recorder
-        _ = try parser.parse()
-        return (recorder.fields, parser.input.strings)
+        let recorded = BinaryFieldRecorder.record(bytes)
+        if let error = recorded.error { throw error }
+        return (recorded.fields, recorded.strings)
     }
 
     @Test(
@@ -69,10 +67,8 @@ struct BinaryFieldRecorderTests {
         let (fields, _) = try Self.record(bytes)
         let float = try #require(fields.first { $0.kind == .float && $0.offset > 100 })
         bytes.replaceSubrange(float.offset..<(float.offset + 4), with: [0x7F, 0xC0, 0, 0])  // NaN
-        let recorder = BinaryFieldRecorder()
-        var parser = BinarySkeletonParser(bytes: bytes, file: "refused.skel", scale: 1)
-        parser.input.recorder = recorder
-        #expect(throws: LoadError.self) { _ = try parser.parse() }
-        #expect(recorder.fields.last.map { $0.offset + $0.length } == float.offset)
+        let refused = BinaryFieldRecorder.record(bytes)
+        #expect(refused.error?.expected == "a finite float")
+        #expect(refused.fields.last.map { $0.offset + $0.length } == float.offset)
     }
 }

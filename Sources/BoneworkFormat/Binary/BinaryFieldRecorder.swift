@@ -38,10 +38,27 @@ struct BinaryField: Sendable, Equatable {
     var bound: Int
 }
 
+/// Receives each value a `BinaryInput` reads: where its bytes lie and what they encode.
+protocol BinaryValueNotes {
+    func note(_ kind: BinaryFieldKind, from start: Int, to end: Int, bound: Int)
+}
+
+/// Notes nothing: what every load uses. The parser is specialized for it, so that its calls
+/// compile away.
+struct NoBinaryValueNotes: BinaryValueNotes {
+    @inline(__always) func note(_ kind: BinaryFieldKind, from start: Int, to end: Int, bound: Int) {}
+}
+
+extension BinarySkeletonParser where Notes == NoBinaryValueNotes {
+    /// A parser that notes nothing (every load).
+    init(bytes: [UInt8], file: String, scale: Float) {
+        self.init(bytes: bytes, file: file, scale: scale, notes: NoBinaryValueNotes())
+    }
+}
+
 /// Notes every value a `BinaryInput` reads, in reading order, for tools that edit a `.skel` file
-/// value by value (the fuzzers' structure-aware mutator, Tools/Fuzz). Loading never sets one:
-/// `BinaryInput.recorder` is nil on every normal read, where noting costs one nil check per value.
-final class BinaryFieldRecorder {
+/// value by value (the fuzzers' structure-aware mutator, Tools/Fuzz). Loading never uses one.
+final class BinaryFieldRecorder: BinaryValueNotes {
     /// The values read so far, in reading order (an offset may repeat when the reader reads a byte
     /// twice, never for one value).
     private(set) var fields: [BinaryField] = []
@@ -51,8 +68,22 @@ final class BinaryFieldRecorder {
     /// Notes the value that started at `start` and ended at `end`. A composite read (a string, a
     /// count, an index) first reads its varint through the plain reader: the composite replaces
     /// that note, so each value is noted once, with its most precise kind.
-    func note(_ kind: BinaryFieldKind, from start: Int, to end: Int, bound: Int = 0) {
+    func note(_ kind: BinaryFieldKind, from start: Int, to end: Int, bound: Int) {
         if let last = fields.last, last.offset == start { fields.removeLast() }
         fields.append(BinaryField(offset: start, length: end &- start, kind: kind, bound: bound))
+    }
+
+    /// Reads `bytes` as a `.skel` file, noting every value: the values read before the reader
+    /// stopped (all of them when it loads), the string table, and the error that stopped it.
+    /// Specialized here, so that callers outside the module get the reader's optimized code.
+    static func record(_ bytes: [UInt8]) -> (fields: [BinaryField], strings: [String], error: LoadError?) {
+        let recorder = BinaryFieldRecorder()
+        var parser = BinarySkeletonParser(bytes: bytes, file: "recorded.skel", scale: 1, notes: recorder)
+        do {
+            _ = try parser.parse()
+            return (recorder.fields, parser.input.strings, nil)
+        } catch {
+            return (recorder.fields, parser.input.strings, error as? LoadError)
+        }
     }
 }

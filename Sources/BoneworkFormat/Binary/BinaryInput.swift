@@ -20,18 +20,20 @@ enum BinaryLimits {
 
 /// A cursor over the bytes of a binary skeleton. Every read checks the remaining length first and
 /// throws `LoadError(.truncated)` naming the byte offset where the value starts; nothing traps.
-struct BinaryInput {
+/// Each value read is handed to `notes` (`BinaryValueNotes`): loading notes nothing, and those
+/// calls compile away; the fuzzers' mutator records them (`BinaryFieldRecorder`).
+struct BinaryInput<Notes: BinaryValueNotes> {
     let bytes: [UInt8]
     let file: String
     private(set) var offset = 0
     /// The file's string table; string references index it (1-based, 0 = none).
     var strings: [String] = []
-    /// Notes each value read (`BinaryFieldRecorder`, for the fuzzers' mutator); nil when loading.
-    var recorder: BinaryFieldRecorder?
+    let notes: Notes
 
-    init(bytes: [UInt8], file: String) {
+    init(bytes: [UInt8], file: String, notes: Notes) {
         self.bytes = bytes
         self.file = file
+        self.notes = notes
     }
 
     var remaining: Int { bytes.count &- offset }
@@ -51,7 +53,7 @@ struct BinaryInput {
         guard offset < bytes.count else { throw truncated(at: offset, "a byte") }
         let value = bytes[offset]
         offset &+= 1
-        recorder?.note(.byte, from: offset &- 1, to: offset)
+        note(.byte, from: offset &- 1)
         return value
     }
 
@@ -59,7 +61,7 @@ struct BinaryInput {
 
     mutating func readBool() throws -> Bool {
         let value = try readByte()
-        recorder?.note(.bool, from: offset &- 1, to: offset)
+        note(.bool, from: offset &- 1)
         return value != 0
     }
 
@@ -68,7 +70,7 @@ struct BinaryInput {
         guard remaining >= 4 else { throw truncated(at: offset, "a 4-byte integer") }
         let value = bigEndianWord(at: offset)
         offset &+= 4
-        recorder?.note(.int, from: offset &- 4, to: offset)
+        note(.int, from: offset &- 4)
         return Int32(bitPattern: value)
     }
 
@@ -79,7 +81,7 @@ struct BinaryInput {
         // No editor writes NaN or an infinity; either would spread into every pose it reaches.
         guard value.isFinite else { throw error(.malformed, at: offset, expected: "a finite float", found: value) }
         offset &+= 4
-        recorder?.note(.float, from: offset &- 4, to: offset)
+        note(.float, from: offset &- 4)
         return value
     }
 
@@ -102,7 +104,7 @@ struct BinaryInput {
             shift &+= 7
         }
         if !optimizePositive { value = (value >> 1) ^ (0 &- (value & 1)) }
-        recorder?.note(optimizePositive ? .varint : .signedVarint, from: start, to: offset)
+        note(optimizePositive ? .varint : .signedVarint, from: start)
         return Int32(bitPattern: value)
     }
 
@@ -113,7 +115,7 @@ struct BinaryInput {
             Float(bytes[offset]) / 255, Float(bytes[offset &+ 1]) / 255, Float(bytes[offset &+ 2]) / 255,
             Float(bytes[offset &+ 3]) / 255)
         offset &+= 4
-        recorder?.note(.color, from: offset &- 4, to: offset)
+        note(.color, from: offset &- 4)
         return color
     }
 
@@ -122,7 +124,7 @@ struct BinaryInput {
         let start = offset
         let length = Int(try readVarint())
         if length == 0 {
-            recorder?.note(.string, from: start, to: offset)
+            note(.string, from: start)
             return nil
         }
         guard length > 0, length <= BinaryLimits.maxCount else {
@@ -133,7 +135,7 @@ struct BinaryInput {
         guard byteCount <= remaining else { throw truncated(at: start, "a string of \(byteCount) bytes") }
         let string = String(decoding: bytes[offset..<offset &+ byteCount], as: UTF8.self)
         offset &+= byteCount
-        recorder?.note(.string, from: start, to: offset)
+        note(.string, from: start)
         return string
     }
 
@@ -145,7 +147,7 @@ struct BinaryInput {
             throw error(
                 .malformed, at: start, expected: "a string reference in 0...\(strings.count)", found: reference)
         }
-        recorder?.note(.stringRef, from: start, to: offset, bound: strings.count)
+        note(.stringRef, from: start, bound: strings.count)
         return reference &- 1
     }
 
@@ -170,7 +172,7 @@ struct BinaryInput {
                 .limitExceeded, at: start,
                 expected: "\(what) that fits the \(remaining) bytes left (\(minBytesEach) or more each)", found: count)
         }
-        recorder?.note(.count, from: start, to: offset)
+        note(.count, from: start)
         return count
     }
 
@@ -181,7 +183,7 @@ struct BinaryInput {
         guard index >= 0, Int(index) < count else {
             throw error(.malformed, at: start, expected: "\(what) index in 0..<\(count)", found: index)
         }
-        recorder?.note(.index, from: start, to: offset, bound: count)
+        note(.index, from: start, bound: count)
         return index
     }
 
@@ -197,8 +199,14 @@ struct BinaryInput {
             array.append(value * scale)
             i &+= 4
         }
-        if count > 0 { recorder?.note(.floats, from: offset, to: end, bound: count) }
+        if count > 0 { note(.floats, from: offset, to: end, bound: count) }
         offset = end
+    }
+
+    /// Hands the value that started at `start` (and ends at `end`, by default where the cursor
+    /// stands) to `notes`.
+    @inline(__always) private func note(_ kind: BinaryFieldKind, from start: Int, to end: Int? = nil, bound: Int = 0) {
+        notes.note(kind, from: start, to: end ?? offset, bound: bound)
     }
 
     /// Skips `count` bytes.

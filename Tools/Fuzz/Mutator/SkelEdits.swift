@@ -46,11 +46,8 @@ enum SkelEdits {
 
         static func of(_ bytes: [UInt8]) -> Parsed {
             if let known = recent.first(where: { $0.bytes == bytes }) { return known }
-            let recorder = BinaryFieldRecorder()
-            var parser = BinarySkeletonParser(bytes: bytes, file: "mutate.skel", scale: 1)
-            parser.input.recorder = recorder
-            _ = try? parser.parse()
-            let parsed = Parsed(bytes: bytes, fields: recorder.fields, strings: parser.input.strings)
+            let recorded = BinaryFieldRecorder.record(bytes)
+            let parsed = Parsed(bytes: bytes, fields: recorded.fields, strings: recorded.strings)
             remember(parsed)
             return parsed
         }
