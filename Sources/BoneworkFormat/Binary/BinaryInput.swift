@@ -28,7 +28,7 @@ struct BinaryInput<Notes: BinaryValueNotes> {
     private(set) var offset = 0
     /// The file's string table; string references index it (1-based, 0 = none).
     var strings: [String] = []
-    let notes: Notes
+    private(set) var notes: Notes
 
     init(bytes: [UInt8], file: String, notes: Notes) {
         self.bytes = bytes
@@ -205,7 +205,9 @@ struct BinaryInput<Notes: BinaryValueNotes> {
 
     /// Hands the value that started at `start` (and ends at `end`, by default where the cursor
     /// stands) to `notes`.
-    @inline(__always) private func note(_ kind: BinaryFieldKind, from start: Int, to end: Int? = nil, bound: Int = 0) {
+    @inline(__always) private mutating func note(
+        _ kind: BinaryFieldKind, from start: Int, to end: Int? = nil, bound: Int = 0
+    ) {
         notes.note(kind, from: start, to: end ?? offset, bound: bound)
     }
 

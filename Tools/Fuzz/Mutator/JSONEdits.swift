@@ -20,7 +20,11 @@ enum JSONEdits {
         /// The quoted key's span (members only), else `keyStart == keyEnd`.
         var keyStart = 0
         var keyEnd = 0
-        var children: [Int] = []
+        /// Children of an array or object, linked in document order (-1: none).
+        var childCount = 0
+        var firstChild = -1
+        var lastChild = -1
+        var nextSibling = -1
     }
 
     /// The edits and how often each is chosen (numbers outnumber every other node in an export, so
@@ -31,8 +35,15 @@ enum JSONEdits {
         static let weights = [30, 18, 5, 10, 8, 3, 4, 8, 6, 5, 3]
     }
 
+    /// The node table of the last scan, kept for its capacity (a document of 100 KB has some
+    /// 25,000 nodes: allocating them afresh for every edit cost more than the scan).
+    nonisolated(unsafe) static var scratch: [Node] = []
+
     static func mutate(_ bytes: [UInt8], maxSize: Int, random: inout MutationRandom) -> [UInt8]? {
-        guard let nodes = scan(bytes) else { return nil }
+        var nodes = scratch
+        scratch = []
+        defer { scratch = nodes }
+        guard scan(bytes, into: &nodes) else { return nil }
         for _ in 0..<4 {
             let edit = Edit(rawValue: random.weighted(Edit.weights)) ?? .number
             if let edited = apply(edit, bytes, nodes, random: &random), edited.count <= maxSize, edited != bytes {
@@ -61,31 +72,35 @@ enum JSONEdits {
             let text = stringText(bytes, nodes, random: &random) { keyRole(bytes, nodes, $0) == role }
             return splice(bytes, n.keyStart..<n.keyEnd, with: text)
         case .remove:
-            guard let c = pick(nodes, random: &random, where: { !$0.children.isEmpty }) else { return nil }
-            return remove(bytes, nodes, container: c, child: random.below(c.children.count))
+            guard let c = pick(nodes, random: &random, where: { $0.childCount > 0 }) else { return nil }
+            let kids = children(of: c, in: nodes)
+            return remove(bytes, nodes, children: kids, child: random.below(kids.count))
         case .duplicate:
-            guard let c = pick(nodes, random: &random, where: { !$0.children.isEmpty }) else { return nil }
-            let child = nodes[c.children[random.below(c.children.count)]]
+            guard let c = pick(nodes, random: &random, where: { $0.childCount > 0 }) else { return nil }
+            let kids = children(of: c, in: nodes)
+            let child = nodes[kids[random.below(kids.count)]]
             return splice(
                 bytes, child.end..<child.end, with: [UInt8(ascii: ",")] + Array(bytes[child.start..<child.end]))
         case .empty:
-            guard let c = pick(nodes, random: &random, where: { !$0.children.isEmpty }) else { return nil }
+            guard let c = pick(nodes, random: &random, where: { $0.childCount > 0 }) else { return nil }
             return splice(bytes, (c.valueStart + 1)..<(c.end - 1), with: [])
         case .truncate:
-            guard let c = pick(nodes, random: &random, where: { $0.children.count >= 2 }) else { return nil }
-            let keep = random.below(c.children.count)
+            guard let c = pick(nodes, random: &random, where: { $0.childCount >= 2 }) else { return nil }
+            let kids = children(of: c, in: nodes)
+            let keep = random.below(kids.count)
             if keep == 0 { return splice(bytes, (c.valueStart + 1)..<(c.end - 1), with: []) }
-            let lastKept = nodes[c.children[keep - 1]]
-            let last = nodes[c.children[c.children.count - 1]]
+            let lastKept = nodes[kids[keep - 1]]
+            let last = nodes[kids[kids.count - 1]]
             return splice(bytes, lastKept.end..<last.end, with: [])
         case .swap:
             // Two members or elements of one container trade places (keys reordered, bones or
             // keys out of order).
-            guard let c = pick(nodes, random: &random, where: { $0.children.count >= 2 }) else { return nil }
-            let i = random.below(c.children.count)
-            var j = random.below(c.children.count - 1)
+            guard let c = pick(nodes, random: &random, where: { $0.childCount >= 2 }) else { return nil }
+            let kids = children(of: c, in: nodes)
+            let i = random.below(kids.count)
+            var j = random.below(kids.count - 1)
             if j >= i { j += 1 }
-            let (a, b) = (nodes[c.children[min(i, j)]], nodes[c.children[max(i, j)]])
+            let (a, b) = (nodes[kids[min(i, j)]], nodes[kids[max(i, j)]])
             var out = Array(bytes[0..<a.start])
             out += bytes[b.start..<b.end]
             out += bytes[a.end..<b.start]
@@ -95,9 +110,10 @@ enum JSONEdits {
         case .replaceWithSibling:
             // A value takes the value of another child of its container (a key's time and values,
             // a bone's timeline, an attachment's definition).
-            guard let c = pick(nodes, random: &random, where: { $0.children.count >= 2 }) else { return nil }
-            let a = nodes[c.children[random.below(c.children.count)]]
-            let b = nodes[c.children[random.below(c.children.count)]]
+            guard let c = pick(nodes, random: &random, where: { $0.childCount >= 2 }) else { return nil }
+            let kids = children(of: c, in: nodes)
+            let a = nodes[kids[random.below(kids.count)]]
+            let b = nodes[kids[random.below(kids.count)]]
             return splice(bytes, a.valueStart..<a.end, with: Array(bytes[b.valueStart..<b.end]))
         case .copyValue:
             // A value takes the value of any node of the same kind elsewhere in the file.
@@ -125,11 +141,23 @@ enum JSONEdits {
     }
 
     /// Removes a child with the comma that separates it from a neighbour.
-    static func remove(_ bytes: [UInt8], _ nodes: [Node], container c: Node, child i: Int) -> [UInt8] {
-        let child = nodes[c.children[i]]
-        if c.children.count == 1 { return splice(bytes, child.start..<child.end, with: []) }
-        if i + 1 < c.children.count { return splice(bytes, child.start..<nodes[c.children[i + 1]].start, with: []) }
-        return splice(bytes, nodes[c.children[i - 1]].end..<child.end, with: [])
+    static func remove(_ bytes: [UInt8], _ nodes: [Node], children kids: [Int], child i: Int) -> [UInt8] {
+        let child = nodes[kids[i]]
+        if kids.count == 1 { return splice(bytes, child.start..<child.end, with: []) }
+        if i + 1 < kids.count { return splice(bytes, child.start..<nodes[kids[i + 1]].start, with: []) }
+        return splice(bytes, nodes[kids[i - 1]].end..<child.end, with: [])
+    }
+
+    /// The indices of a container's children, in document order.
+    static func children(of c: Node, in nodes: [Node]) -> [Int] {
+        var kids: [Int] = []
+        kids.reserveCapacity(c.childCount)
+        var k = c.firstChild
+        while k >= 0 {
+            kids.append(k)
+            k = nodes[k].nextSibling
+        }
+        return kids
     }
 
     static func splice(_ bytes: [UInt8], _ range: Range<Int>, with replacement: [UInt8]) -> [UInt8] {
@@ -201,10 +229,10 @@ enum JSONEdits {
 
     // MARK: Scanning
 
-    /// The document's nodes in document order (0 is the root), or nil when it is not JSON.
-    static func scan(_ bytes: [UInt8]) -> [Node]? {
-        var nodes: [Node] = []
-        nodes.reserveCapacity(bytes.count / 4)
+    /// Fills `nodes` with the document's nodes in document order (0 is the root); false when it is
+    /// not JSON.
+    static func scan(_ bytes: [UInt8], into nodes: inout [Node]) -> Bool {
+        nodes.removeAll(keepingCapacity: true)
         var stack: [Int] = []
         var pos = 0
         func skipSpace() {
@@ -256,14 +284,22 @@ enum JSONEdits {
             }
             node.end = pos
             nodes.append(node)
-            if parent >= 0 { nodes[parent].children.append(index) }
+            if parent >= 0 {
+                if nodes[parent].lastChild >= 0 {
+                    nodes[nodes[parent].lastChild].nextSibling = index
+                } else {
+                    nodes[parent].firstChild = index
+                }
+                nodes[parent].lastChild = index
+                nodes[parent].childCount += 1
+            }
             return true
         }
         skipSpace()
-        guard value(start: pos, keyStart: 0, keyEnd: 0) else { return nil }
+        guard value(start: pos, keyStart: 0, keyEnd: 0) else { return false }
         while let container = stack.last {
             skipSpace()
-            guard pos < bytes.count else { return nil }
+            guard pos < bytes.count else { return false }
             let isObject = nodes[container].kind == .object
             if bytes[pos] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                 pos += 1
@@ -271,8 +307,8 @@ enum JSONEdits {
                 stack.removeLast()
                 continue
             }
-            if !nodes[container].children.isEmpty {
-                guard bytes[pos] == UInt8(ascii: ",") else { return nil }
+            if nodes[container].childCount > 0 {
+                guard bytes[pos] == UInt8(ascii: ",") else { return false }
                 pos += 1
                 skipSpace()
             }
@@ -280,18 +316,18 @@ enum JSONEdits {
             var keyStart = 0
             var keyEnd = 0
             if isObject {
-                guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else { return nil }
+                guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else { return false }
                 keyStart = pos
-                guard skipString() else { return nil }
+                guard skipString() else { return false }
                 keyEnd = pos
                 skipSpace()
-                guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else { return nil }
+                guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else { return false }
                 pos += 1
                 skipSpace()
             }
-            guard value(start: start, keyStart: keyStart, keyEnd: keyEnd) else { return nil }
+            guard value(start: start, keyStart: keyStart, keyEnd: keyEnd) else { return false }
         }
-        return nodes.isEmpty ? nil : nodes
+        return !nodes.isEmpty
     }
 
     static func isNumberByte(_ c: UInt8) -> Bool {
