@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets for the format readers, built with address sanitizer.
+# Runs the libFuzzer targets (the format readers, and play: load, play, draw), built with address
+# sanitizer. Targets, mutator, ten million executions: Docs/Fuzzing.md.
 #   Tools/fuzz.sh TARGET SECONDS [extra libFuzzer args]     TARGET: atlas | json | binary | play | all
 #   e.g. Tools/fuzz.sh json 3600 -runs=10000000             (stops at whichever limit comes first)
 # Seeds: the example exports in ../shared/spine-examples, the corpus kept in the repository
