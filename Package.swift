@@ -82,6 +82,11 @@ let package = Package(
         .executableTarget(
             name: "DisableRendering", dependencies: ["BoneworkExamples"], path: "Tools/Examples/DisableRendering",
             exclude: ["README.md"]),
+        // What the `play` fuzz target does with a skeleton that loads (Tools/fuzz.sh), shared with
+        // the test that replays its regression inputs.
+        .target(
+            name: "BoneworkFuzzPlay", dependencies: ["BoneworkFormat", "BoneworkWorld", "BoneworkRender"],
+            path: "Tools/Fuzz/Play"),
         .executableTarget(
             name: "make-default-character", dependencies: ["BoneworkImage", "BoneworkFormat"],
             path: "Tools/make-default-character"),
@@ -104,7 +109,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "BoneworkRenderTests",
-            dependencies: ["BoneworkRender", "BoneworkWorld", "BoneworkFormat", "BoneworkTestSupport"]),
+            dependencies: [
+                "BoneworkRender", "BoneworkWorld", "BoneworkFormat", "BoneworkTestSupport", "BoneworkFuzzPlay",
+            ]),
         .testTarget(name: "BoneworkTests", dependencies: ["Bonework", "BoneworkExamples", "BoneworkTestSupport"]),
         .testTarget(name: "BoneworkCLITests", dependencies: ["bonework", "BoneworkTestSupport"]),
         .testTarget(

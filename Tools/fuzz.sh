@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets for the format readers, built with address sanitizer.
+# Runs the libFuzzer targets (the format readers, and play: load, play, draw), built with address
+# sanitizer. Targets, mutator, ten million executions: Docs/Fuzzing.md.
 #   Tools/fuzz.sh TARGET SECONDS [extra libFuzzer args]     TARGET: atlas | json | binary | play | all
 #   e.g. Tools/fuzz.sh json 3600 -runs=10000000             (stops at whichever limit comes first)
 # Seeds: the example exports in ../shared/spine-examples, the corpus kept in the repository
@@ -10,9 +11,11 @@
 # corpus file, so an input a test names lives in regressions/, which this script never rewrites.
 # Any crash, sanitizer report, timeout or single allocation over 4 MB (inputs are at most 4 KB)
 # stops the run with a non-zero status and leaves the input in .build/fuzz/artifacts-TARGET.
-# `play` loads a skeleton (JSON or binary) and plays it through the World's systems
-# (Tools/Fuzz/Fuzz-play.swift): its inputs are whole exports (up to 128 KB), each must finish
-# within 1 s, and single allocations up to 64 MB (a world's columns) are allowed.
+# `play` loads a skeleton (JSON or binary) against an atlas made for it, plays it through the
+# World's systems on one and two threads and draws it (Tools/Fuzz/Fuzz-play.swift,
+# Tools/Fuzz/Play): its inputs are whole exports (up to 128 KB), edited by a structure-aware
+# mutator (Tools/Fuzz/Mutator, built without instrumentation), each must finish within 1 s, and
+# single allocations up to 64 MB (a world's columns) are allowed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?target: atlas, json, binary or all}
@@ -23,6 +26,8 @@ if [ "$target" = all ]; then
     exit 0
 fi
 module=BoneworkFormat
+builds=(BoneworkFormat BoneworkImage)
+link=()
 max_len=${FUZZ_MAX_LEN:-4096}
 seed_size=-24k
 limits=(-timeout=10 -malloc_limit_mb=4)
@@ -32,7 +37,9 @@ case $target in
     json) pattern='*.json'; dict=Tools/Fuzz/json.dict ;;
     binary) pattern='*.skel'; dict= ;;
     play)
-        pattern='*.skel'; also='*.json'; dict=Tools/Fuzz/json.dict; module=BoneworkWorld
+        pattern='*.skel'; also='*.json'; dict=Tools/Fuzz/json.dict; module=BoneworkFuzzPlay
+        builds+=(BoneworkWorld BoneworkRender BoneworkFuzzPlay)
+        link=(-I Sources/CGL -I Sources/CEGL -I Sources/CGLFW -lGL -lEGL -lglfw)
         max_len=${FUZZ_MAX_LEN:-131072}; seed_size=-128k; limits=(-timeout=1 -malloc_limit_mb=64)
         ;;
     *) echo "unknown target $target (atlas, json, binary, play, all)" >&2; exit 2 ;;
@@ -40,12 +47,19 @@ esac
 scratch=.build/fuzz
 swift build -c release --target "$module" --scratch-path "$scratch" \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >/dev/null
-builds=("$scratch/release/BoneworkFormat.build" "$scratch/release/BoneworkImage.build")
-[ "$module" = BoneworkWorld ] && builds+=("$scratch/release/BoneworkWorld.build")
-objects=$(find "${builds[@]}" -name '*.o')
+objects=$(for b in "${builds[@]}"; do find "$scratch/release/$b.build" -name '*.o'; done)
 binary="$scratch/fuzz-$target"
+if [ "$target" = play ]; then
+    # The mutator runs between executions: no coverage or sanitizer instrumentation, its own module.
+    mutator=$scratch/mutator
+    mkdir -p "$mutator"
+    swiftc -O -wmo -parse-as-library -module-name BoneworkFuzzMutator -I "$scratch/release/Modules" -I Sources/CPNG \
+        -emit-module-path "$mutator/BoneworkFuzzMutator.swiftmodule" -emit-object -o "$mutator/BoneworkFuzzMutator.o" \
+        Tools/Fuzz/Mutator/*.swift
+    link+=(-I "$mutator" "$mutator/BoneworkFuzzMutator.o")
+fi
 swiftc -O -sanitize=fuzzer,address -parse-as-library "Tools/Fuzz/Fuzz-$target.swift" \
-    -I "$scratch/release/Modules" -I Sources/CPNG $objects -lpng -o "$binary" 2>&1 \
+    -I "$scratch/release/Modules" -I Sources/CPNG $objects "${link[@]}" -lpng -o "$binary" 2>&1 \
     | { grep -v "Cannot export local symbol" || true; }
 corpus=Tools/Fuzz/corpus/$target
 # Whole exports are too large to keep in the repository: play's corpus stays in .build.
@@ -58,6 +72,9 @@ mkdir -p "$corpus" "$seeds" "$work" "$artifacts"
 find ../shared/spine-examples \( -name "$pattern" ${also:+-o -name "$also"} \) -size "$seed_size" -exec cp {} "$seeds/" \;
 if [ -d "$regressions" ]; then cp "$regressions"/* "$seeds/"; fi
 echo "== fuzz $target for ${seconds}s $*"
+# A Swift trap goes to libFuzzer's crash handler: Swift's own backtracer would read the process's
+# memory through instrumented copies, which AddressSanitizer reports instead of the trap.
+export SWIFT_BACKTRACE=enable=no
 status=0
 "$binary" "$work" "$corpus" "$seeds" -max_total_time="$seconds" -max_len="$max_len" "${limits[@]}" \
     -rss_limit_mb=2048 -artifact_prefix="$artifacts" -print_final_stats=1 \

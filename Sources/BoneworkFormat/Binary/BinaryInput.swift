@@ -20,16 +20,20 @@ enum BinaryLimits {
 
 /// A cursor over the bytes of a binary skeleton. Every read checks the remaining length first and
 /// throws `LoadError(.truncated)` naming the byte offset where the value starts; nothing traps.
-struct BinaryInput {
+/// Each value read is handed to `notes` (`BinaryValueNotes`): loading notes nothing, and those
+/// calls compile away; the fuzzers' mutator records them (`BinaryFieldRecorder`).
+struct BinaryInput<Notes: BinaryValueNotes> {
     let bytes: [UInt8]
     let file: String
     private(set) var offset = 0
     /// The file's string table; string references index it (1-based, 0 = none).
     var strings: [String] = []
+    private(set) var notes: Notes
 
-    init(bytes: [UInt8], file: String) {
+    init(bytes: [UInt8], file: String, notes: Notes) {
         self.bytes = bytes
         self.file = file
+        self.notes = notes
     }
 
     var remaining: Int { bytes.count &- offset }
@@ -49,18 +53,24 @@ struct BinaryInput {
         guard offset < bytes.count else { throw truncated(at: offset, "a byte") }
         let value = bytes[offset]
         offset &+= 1
+        note(.byte, from: offset &- 1)
         return value
     }
 
     mutating func readSByte() throws -> Int8 { Int8(bitPattern: try readByte()) }
 
-    mutating func readBool() throws -> Bool { try readByte() != 0 }
+    mutating func readBool() throws -> Bool {
+        let value = try readByte()
+        note(.bool, from: offset &- 1)
+        return value != 0
+    }
 
     /// A big-endian 32-bit integer.
     mutating func readInt() throws -> Int32 {
         guard remaining >= 4 else { throw truncated(at: offset, "a 4-byte integer") }
         let value = bigEndianWord(at: offset)
         offset &+= 4
+        note(.int, from: offset &- 4)
         return Int32(bitPattern: value)
     }
 
@@ -71,6 +81,7 @@ struct BinaryInput {
         // No editor writes NaN or an infinity; either would spread into every pose it reaches.
         guard value.isFinite else { throw error(.malformed, at: offset, expected: "a finite float", found: value) }
         offset &+= 4
+        note(.float, from: offset &- 4)
         return value
     }
 
@@ -93,6 +104,7 @@ struct BinaryInput {
             shift &+= 7
         }
         if !optimizePositive { value = (value >> 1) ^ (0 &- (value & 1)) }
+        note(optimizePositive ? .varint : .signedVarint, from: start)
         return Int32(bitPattern: value)
     }
 
@@ -103,6 +115,7 @@ struct BinaryInput {
             Float(bytes[offset]) / 255, Float(bytes[offset &+ 1]) / 255, Float(bytes[offset &+ 2]) / 255,
             Float(bytes[offset &+ 3]) / 255)
         offset &+= 4
+        note(.color, from: offset &- 4)
         return color
     }
 
@@ -110,7 +123,10 @@ struct BinaryInput {
     mutating func readString() throws -> String? {
         let start = offset
         let length = Int(try readVarint())
-        if length == 0 { return nil }
+        if length == 0 {
+            note(.string, from: start)
+            return nil
+        }
         guard length > 0, length <= BinaryLimits.maxCount else {
             throw error(
                 .limitExceeded, at: start, expected: "a string length in 0...\(BinaryLimits.maxCount)", found: length)
@@ -119,6 +135,7 @@ struct BinaryInput {
         guard byteCount <= remaining else { throw truncated(at: start, "a string of \(byteCount) bytes") }
         let string = String(decoding: bytes[offset..<offset &+ byteCount], as: UTF8.self)
         offset &+= byteCount
+        note(.string, from: start)
         return string
     }
 
@@ -130,6 +147,7 @@ struct BinaryInput {
             throw error(
                 .malformed, at: start, expected: "a string reference in 0...\(strings.count)", found: reference)
         }
+        note(.stringRef, from: start, bound: strings.count)
         return reference &- 1
     }
 
@@ -154,6 +172,7 @@ struct BinaryInput {
                 .limitExceeded, at: start,
                 expected: "\(what) that fits the \(remaining) bytes left (\(minBytesEach) or more each)", found: count)
         }
+        note(.count, from: start)
         return count
     }
 
@@ -164,6 +183,7 @@ struct BinaryInput {
         guard index >= 0, Int(index) < count else {
             throw error(.malformed, at: start, expected: "\(what) index in 0..<\(count)", found: index)
         }
+        note(.index, from: start, bound: count)
         return index
     }
 
@@ -179,7 +199,16 @@ struct BinaryInput {
             array.append(value * scale)
             i &+= 4
         }
+        if count > 0 { note(.floats, from: offset, to: end, bound: count) }
         offset = end
+    }
+
+    /// Hands the value that started at `start` (and ends at `end`, by default where the cursor
+    /// stands) to `notes`.
+    @inline(__always) private mutating func note(
+        _ kind: BinaryFieldKind, from start: Int, to end: Int? = nil, bound: Int = 0
+    ) {
+        notes.note(kind, from: start, to: end ?? offset, bound: bound)
     }
 
     /// Skips `count` bytes.

@@ -4,9 +4,10 @@
 
 /// Reads the setup part of a binary skeleton (header, string table, bones, slots, constraints,
 /// skins with their attachments, events) into a `SkeletonDataBuilder`, in the order the format
-/// stores them. Animations are read by the extension in `BinaryAnimationParser.swift`.
-struct BinarySkeletonParser {
-    var input: BinaryInput
+/// stores them. Animations are read by the extension in `BinaryAnimationParser.swift`. `Notes`
+/// receives each value read (`BinaryValueNotes`; nothing when loading).
+struct BinarySkeletonParser<Notes: BinaryValueNotes> {
+    var input: BinaryInput<Notes>
     var builder: SkeletonDataBuilder
     /// Multiplies positions and lengths as the reference's loader scale does (1 = as exported).
     let scale: Float
@@ -27,8 +28,8 @@ struct BinarySkeletonParser {
         var name: Int32
     }
 
-    init(bytes: [UInt8], file: String, scale: Float) {
-        input = BinaryInput(bytes: bytes, file: file)
+    init(bytes: [UInt8], file: String, scale: Float, notes: Notes) {
+        input = BinaryInput(bytes: bytes, file: file, notes: notes)
         builder = SkeletonDataBuilder(file: file)
         self.scale = scale
     }
