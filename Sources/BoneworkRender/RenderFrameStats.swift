@@ -44,6 +44,9 @@ public struct RenderFrameStats: Sendable, Equatable {
     /// Characters the GPU path drew straight from their batch's columns (no per-slot packing);
     /// the others of `instances` were packed bone by bone and slot by slot.
     public var fromColumns = 0
+    /// Of `fromColumns`, the characters whose clip the GPU cut (`gl_ClipDistance`, once per convex
+    /// part of the clip).
+    public var clippedOnGPU = 0
     /// Of `packNanoseconds`, the thread CPU time of copying the batches' columns in bulk (GPU path).
     public var columnCopyNanoseconds: UInt64 = 0
     /// Of `packNanoseconds`, the first pass of a frame drawn from columns: locating and

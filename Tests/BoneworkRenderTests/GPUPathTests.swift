@@ -145,7 +145,8 @@ import Testing
                 try renderer.drawGPU(
                     PerFieldPose(view: view), drawData: drawData, textures: textures, viewport: viewport)
                 let perField = target.readImage()
-                #expect(bulk.pixels == perField.pixels, "\(relative) skin \(skin ?? "default")")
+                let same = bulk.pixels == perField.pixels
+                #expect(same, "\(relative) skin \(skin ?? "default")")
                 #expect(list.vertices.isEmpty || bulk.pixels.contains { $0 != 0 }, "\(relative): nothing drawn")
                 try world.despawn(entity)
                 drawn += 1
@@ -157,10 +158,14 @@ import Testing
     /// Drawn straight from the batch's columns (the shader derives each slot's image, colours and
     /// deform), every example skeleton with each of its skins, at two times of every animation,
     /// gives exactly the pixels of the same pose packed slot by slot on the CPU; characters in
-    /// their setup draw order without a clip are drawn from columns, the others packed.
+    /// their setup draw order are drawn from columns, the others packed. A clip the GPU cuts
+    /// (clip planes per convex part, where the packed pose is clipped by the CPU path's clipper)
+    /// may move an edge pixel: those frames are judged by `compare-image.py`.
     @Test func columnsDrawWhatPackingDraws() throws {
         let renderer = try RequestRenderer(baseDirectory: "")
         let target = try OffscreenTarget(width: 96, height: 96, context: renderer.context)
+        let directory = try TemporaryFiles.freshDirectory("gpu-columns")
+        var clippedPairs: [(String, String, String)] = []
         var seen = Set<String>()
         var frames = 0
         var fromColumns = 0
@@ -184,13 +189,21 @@ import Testing
                     target.clear(0, 0, 0, 0)
                     try renderer.drawGPU(view, drawData: drawData, textures: textures, viewport: viewport)
                     let columns = target.readImage()
-                    fromColumns += try renderer.gpuRenderer().lastFrame.fromColumns
+                    let stats = try renderer.gpuRenderer().lastFrame
+                    fromColumns += stats.fromColumns
                     if columns.pixels.contains(where: { $0 != 0 }) { drawn += 1 }
                     target.clear(0, 0, 0, 0)
                     try renderer.drawGPU(
                         PackedPose(view: view), drawData: drawData, textures: textures, viewport: viewport)
-                    if columns.pixels != target.readImage().pixels {
-                        differing.append("\(relative) \(animation.name) skin \(skin ?? "default") t+\(step)")
+                    let packed = target.readImage()
+                    let label = "\(relative) \(animation.name) skin \(skin ?? "default") t+\(step)"
+                    if stats.clippedOnGPU > 0 {
+                        let file = directory + "/\(frames)"
+                        try PNG.write(columns, to: file + ".columns.png")
+                        try PNG.write(packed, to: file + ".packed.png")
+                        clippedPairs.append((file + ".columns.png", file + ".packed.png", label))
+                    } else if columns.pixels != packed.pixels {
+                        differing.append(label)
                     }
                     frames += 1
                 }
@@ -200,8 +213,12 @@ import Testing
         #expect(frames >= 200)
         #expect(fromColumns >= frames / 2, "\(fromColumns) of \(frames) frames drawn from columns")
         #expect(drawn >= frames * 3 / 4, "\(drawn) of \(frames) frames show something")
-        print("columns: \(frames) frames, \(fromColumns) from columns, \(drawn) drawn")
         #expect(differing.isEmpty, "\(differing.count) of \(frames) frames differ; first: \(differing.first ?? "")")
+        #expect(clippedPairs.count >= 4, "frames clipped on the GPU: \(clippedPairs.count)")
+        let (failures, checked) = try GPUPathTests.judge(clippedPairs, in: directory)
+        #expect(checked == clippedPairs.count)
+        #expect(failures.isEmpty, "\(failures.count) clipped frames differ; first: \(failures.first ?? "")")
+        print("columns: \(frames) frames, \(fromColumns) from columns, \(clippedPairs.count) clipped on the GPU")
     }
 
     /// Draws one pose through both paths, framed on its CPU-path triangles (256 x 256, 10 % margin).
@@ -506,7 +523,8 @@ import Testing
         }
         gpu.packThreads = 1
         #expect(commands[0] == commands[1])
-        #expect(images[0] == images[1], "the same pixels on 1 and 2 packing threads")
+        let same = images[0] == images[1]
+        #expect(same, "the same pixels on 1 and 2 packing threads")
         #expect(images[0].contains { $0 != 0 }, "something was drawn")
         withExtendedLifetime(world) {}
     }
@@ -561,16 +579,26 @@ import Testing
                 }
             }
             #expect(stats.fromColumns > 0 && stats.fromColumns < entities.count, "a mixed frame on \(threads) threads")
+            #expect(stats.clippedOnGPU > 0, "clips cut on the GPU")
             images.append(target.readImage().pixels)
         }
-        #expect(images[0] == images[1] && images[0] == images[2], "the same pixels on 1, 2 and 3 threads")
+        let same = images[0] == images[1] && images[0] == images[2]
+        #expect(same, "the same pixels on 1, 2 and 3 threads")
         #expect(images[0].contains { $0 != 0 }, "something was drawn")
-        // Every character packed slot by slot.
+        // Every character packed slot by slot (clips cut on the CPU): judged as a render is, since
+        // a clip cut by clip planes may move an edge pixel.
         gpu.packThreads = 1
         let views = try entities.map { try world.poseView($0) }
+        let directory = try TemporaryFiles.freshDirectory("gpu-column-threads")
+        var columns = target.readImage()
+        columns.pixels = images[0]
+        try PNG.write(columns, to: directory + "/columns.png")
         target.clear(0, 0, 0, 0)
         gpu.draw(kinds: agentKinds, viewport: viewport) { views[$0] }
-        #expect(target.readImage().pixels == images[0], "columns draw what packing draws")
+        try PNG.write(target.readImage(), to: directory + "/packed.png")
+        let (failures, checked) = try GPUPathTests.judge(
+            [(directory + "/columns.png", directory + "/packed.png", "columns against packing")], in: directory)
+        #expect(checked == 1 && failures.isEmpty, "\(failures)")
         withExtendedLifetime(world) {}
     }
 }

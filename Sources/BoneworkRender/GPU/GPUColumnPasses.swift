@@ -29,11 +29,11 @@ final class ColumnFrameScratch {
     private(set) var ranges = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
     private var rangeCapacity = 1
     /// Per chunk: bone texels, slot texels and deform floats its CPU-packed characters take (then
-    /// their bases), the first bad character (-1 none), what was wrong with it, and how many of its
-    /// characters are drawn from columns.
-    private(set) var totals = UnsafeMutablePointer<Int>.allocate(capacity: 6)
+    /// their bases), the first bad character (-1 none), what was wrong with it, how many of its
+    /// characters are drawn from columns and how many of those the GPU clips.
+    private(set) var totals = UnsafeMutablePointer<Int>.allocate(capacity: 7)
     private var totalCapacity = 1
-    static let totalFields = 6
+    static let totalFields = 7
 
     func reserve(characters: Int, chunks: Int, batches: Int, rows: Int) {
         if rows > rowFlagCapacity {
@@ -75,6 +75,9 @@ struct BatchRowInfo {
     var clipSlots: UnsafePointer<Int32>
     var clipSlotCount: Int
     var attachmentKinds: UnsafeBufferPointer<AttachmentKind>
+    /// The slot whose clips the GPU cuts and its bone (`GPURendererKind.gpuClipSlot`), -1 none.
+    var gpuClipSlot: Int = -1
+    var gpuClipBone: Int = -1
 }
 
 /// What the row pass finds of each row, before any character is looked at.
@@ -83,6 +86,9 @@ enum RowFlags {
     static let columns: UInt8 = 1
     /// Some slot has deform offsets in use.
     static let deformed: UInt8 = 2
+    /// With `columns`: a clipping attachment the GPU cuts is shown in the kind's clip slot (with
+    /// its bone active and no deform).
+    static let clipped: UInt8 = 4
 }
 
 /// The row pass of a column frame: flags every row of every batch, the rows split evenly over
@@ -137,11 +143,11 @@ struct RowFlagJob: @unchecked Sendable {
                 var flag: UInt8 = setup[row] != 0 ? RowFlags.columns : 0
                 if flag != 0 {
                     for j in 0..<clipSlotCount {
-                        let a = Int(attachment[slotBase &+ lane &+ Int(clipSlots[j]) &* size])
-                        if a >= 0 && a < kinds.count && kinds[a] == .clipping {
-                            flag = 0
-                            break
-                        }
+                        let slot = Int(clipSlots[j])
+                        let a = Int(attachment[slotBase &+ lane &+ slot &* size])
+                        guard a >= 0 && a < kinds.count && kinds[a] == .clipping else { continue }
+                        flag = slot == info.gpuClipSlot ? gpuClip(d, info, row: row, lane: lane, chunk: chunk) : 0
+                        break
                     }
                 }
                 for j in 0..<deformSlots where lengths[deformBase &+ lane &+ j &* size] > 0 {
@@ -155,6 +161,25 @@ struct RowFlagJob: @unchecked Sendable {
             chunk &+= 1
             lane = 0
         }
+    }
+
+    /// The flags of a row showing a clipping attachment in the kind's GPU clip slot: clipped on the
+    /// GPU, unless a deform moves the polygon (then packed and clipped on the CPU); drawn unclipped
+    /// when the slot's bone is inactive (the CPU path starts no clip then).
+    @inline(__always)
+    private func gpuClip(_ d: UnsafePointer<DrawColumns>, _ info: BatchRowInfo, row: Int, lane: Int, chunk: Int)
+        -> UInt8
+    {
+        let deformRow = Int(d.pointee.slotDeformRow[info.gpuClipSlot])
+        if deformRow >= 0 && d.pointee.deformFloats > 0 {
+            let n = d.pointee.deformSlots
+            let length = d.pointee.deformLength[
+                chunk &* d.pointee.chunkSize &* n &+ lane &+ deformRow &* d.pointee.chunkSize]
+            if length > 0 { return 0 }
+        }
+        let plan = Int(d.pointee.plan[row])
+        let active = d.pointee.planBoneActive[plan &* d.pointee.boneCount &+ info.gpuClipBone] != 0
+        return active ? RowFlags.columns | RowFlags.clipped : RowFlags.columns
     }
 }
 
@@ -235,6 +260,7 @@ struct ColumnFrameJob<Characters: ColumnCharacters>: @unchecked Sendable {
         var slotTexels = 0
         var deformFloats = 0
         var fromColumns = 0
+        var clipped = 0
         total[3] = -1
         for k in self.range(ofChunk: c) {
             let (kindIndex, location) = characters.character(k)
@@ -264,6 +290,8 @@ struct ColumnFrameJob<Characters: ColumnCharacters>: @unchecked Sendable {
             if kind.fromColumns && flags & RowFlags.columns != 0 {
                 var r = GPUCharacterRows(
                     kind: kindIndex, boneTexel: GPUCharacterRows.fromColumns, slotTexel: 0, deformFloat: 0)
+                r.clipped = flags & RowFlags.clipped != 0
+                if r.clipped { clipped &+= 1 }
                 // Deform offsets are copied per character, only for those some of whose slots
                 // are deformed now (most frames of most characters have none).
                 if flags & RowFlags.deformed != 0 {
@@ -289,6 +317,7 @@ struct ColumnFrameJob<Characters: ColumnCharacters>: @unchecked Sendable {
         total[1] = slotTexels
         total[2] = deformFloats
         total[5] = fromColumns
+        total[6] = clipped
         tally.add(cpu: RenderClock.threadCPU() &- start)
     }
 
@@ -342,24 +371,23 @@ struct ColumnPackJob<Characters: ColumnCharacters>: @unchecked Sendable {
                 let row = Int(truncatingIfNeeded: location & 0xFFFF_FFFF)
                 if r.boneTexel == GPUCharacterRows.fromColumns {
                     let block = blocks[b]
-                    let record = frame.characters + k &* 4
+                    let d = job.batches.baseAddress.unsafelyUnwrapped + b
+                    let record = frame.characters + k &* GPUFrame.recordWords
                     record[0] = Int32(truncatingIfNeeded: block.word)
                     record[1] = Int32(truncatingIfNeeded: row &- block.lo)
                     record[2] = Int32(truncatingIfNeeded: kind.attachmentTexelBase)
                     record[3] = 1
+                    (record + 4).update(repeating: 0, count: 4)
                     if r.columnDeform >= 0 {
-                        let d = job.batches.baseAddress.unsafelyUnwrapped + b
                         let at = Int(r.columnDeform) &+ total[2]
                         let floats = d.pointee.deformFloats
                         (frame.deform + at).update(from: d.pointee.deform + row &* floats, count: floats)
                         record[3] = Int32(truncatingIfNeeded: at &+ 2)
                     }
-                    let corners = kind.geometry.cornerCount
-                    if corners > 0 {
-                        work.pointee.commands.append(
-                            GPUCommand(
-                                count: UInt32(corners), first: UInt32(kind.cornerBase), character: UInt32(k),
-                                dynamic: false, state: 0))
+                    if r.clipped {
+                        commandsClipped(k, kind, d, row: row, record: record, work: work)
+                    } else {
+                        command(k, kind, from: 0, to: kind.slotCount, parts: 0, work: work)
                     }
                 } else {
                     r.boneTexel &+= Int32(truncatingIfNeeded: total[0])
@@ -369,5 +397,45 @@ struct ColumnPackJob<Characters: ColumnCharacters>: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// One command drawing slots `from ..< to` (setup order) of character k, once per clip part
+    /// when `parts` > 0 (0: unclipped), when they have corners.
+    @inline(__always)
+    private func command(
+        _ k: Int, _ kind: GPURendererKind, from: Int, to: Int, parts: Int, work: UnsafeMutablePointer<GPUPackWork>
+    ) {
+        let first = kind.slotCornerStarts[from]
+        let end = kind.slotCornerStarts[to]
+        guard end > first else { return }
+        work.pointee.commands.append(
+            GPUCommand(
+                count: UInt32(end &- first), first: UInt32(kind.cornerBase &+ Int(first)), character: UInt32(k),
+                dynamic: false, state: 0, parts: UInt32(parts)))
+    }
+
+    /// The commands of a character whose clip the GPU cuts: the slots up to its clip slot, then
+    /// the clipped slots (after the clip slot up to the clipping attachment's end slot, or to the
+    /// last slot when the end slot is not after it) as one instance per convex part of the clip
+    /// (none when the clip has no area), then the rest. Its record's second texel names the clip's
+    /// bone and first part.
+    @inline(__always)
+    private func commandsClipped(
+        _ k: Int, _ kind: GPURendererKind, _ d: UnsafePointer<DrawColumns>, row: Int,
+        record: UnsafeMutablePointer<Int32>, work: UnsafeMutablePointer<GPUPackWork>
+    ) {
+        let clipSlot = kind.gpuClipSlot
+        let size = d.pointee.chunkSize
+        let chunk = row / size
+        let a = Int(
+            d.pointee.attachment[chunk &* size &* kind.slotCount &+ (row &- chunk &* size) &+ clipSlot &* size])
+        let end = Int(kind.endSlots[a])
+        let last = end > clipSlot && end < kind.slotCount ? end : kind.slotCount &- 1
+        record[4] = Int32(truncatingIfNeeded: kind.gpuClipBone)
+        record[5] = Int32(truncatingIfNeeded: kind.clipPartTexelBase &+ Int(kind.clipPartStarts[a]) &* 5)
+        command(k, kind, from: 0, to: clipSlot &+ 1, parts: 0, work: work)
+        let parts = Int(kind.clipPartCounts[a])
+        if parts > 0 { command(k, kind, from: clipSlot &+ 1, to: last &+ 1, parts: parts, work: work) }
+        command(k, kind, from: last &+ 1, to: kind.slotCount, parts: 0, work: work)
     }
 }

@@ -17,6 +17,9 @@ struct GPUCommand {
     /// (`DST_COLOR, ONE_MINUS_SRC_ALPHA`, whose colour factor can exceed 1 and so has no
     /// dual-source form).
     var state: UInt8
+    /// For slots clipped on the GPU: the convex parts of the clip, one instance each (0: not
+    /// clipped, one instance).
+    var parts: UInt32 = 0
 }
 
 /// What one packing thread writes besides the mapped tables: its characters' draw commands in
@@ -112,6 +115,8 @@ struct GPUCharacterRows {
     /// table when some slot of it is deformed (copied whole, every deformable slot's buffer), -1
     /// when none is.
     var columnDeform: Int32 = -1
+    /// A character drawn from columns whose clip the GPU cuts.
+    var clipped = false
 
     /// `boneTexel` of a character drawn from its batch's columns (`GPURenderer.draw(batches:...)`);
     /// `slotTexel` then holds its batch and `deformFloat` its row.
@@ -141,6 +146,13 @@ public struct GPUFrame: @unchecked Sendable {
     let slots: UnsafeMutablePointer<UInt32>
     let deform: UnsafeMutablePointer<Float>
     let characters: UnsafeMutablePointer<Int32>
+
+    /// Words of a character's record in the character table (two texels): where its state is, then
+    /// for a character clipped on the GPU its clip's bone and first part.
+    static let recordWords = 8
+    /// The per-instance character number of a command drawn for the parts of a GPU clip carries
+    /// this bit (its instances are the parts); frames hold fewer characters than it.
+    static let clippedFlag: Int32 = 1 << 24
 
     /// The chunk of `chunkCount` that packs character `k` when the characters are split evenly.
     public func chunk(of k: Int) -> Int {
@@ -206,11 +218,12 @@ public struct GPUFrame: @unchecked Sendable {
     ) {
         let geometry = kind.geometry
         let d = geometry.drawData
-        let record = characters + index &* 4
+        let record = characters + index &* GPUFrame.recordWords
         record[0] = r.boneTexel
         record[1] = r.slotTexel
         record[2] = r.deformFloat
         record[3] = 0
+        (record + 4).update(repeating: 0, count: 4)
         pose.writeBoneRows(d.boneCount, into: bones + Int(r.boneTexel) &* 4)
         let slotCount = d.slotCount
         chunk.reserveSlots(max(slotCount, pose.drawOrderCount))

@@ -101,6 +101,9 @@ extension GPURenderer {
         let wallStart = RenderClock.wall()
         let scratch = columnScratch
         let count = characters.count
+        guard count < Int(GPUFrame.clippedFlag) else {
+            throw .buffer("a frame holds fewer than \(GPUFrame.clippedFlag) characters; \(count) asked")
+        }
         scratch.batches.removeAll(keepingCapacity: true)
         for view in scratch.views { scratch.batches.append(view.drawColumns) }
         let chunkCount = chunks(for: count)
@@ -111,9 +114,11 @@ extension GPURenderer {
                 flagStart: totalRows, clipSlots: UnsafePointer(scratch.noSlots), clipSlotCount: 0,
                 attachmentKinds: UnsafeBufferPointer(start: nil, count: 0))
             if let kind = kinds.first(where: { $0.skeleton == d.skeleton }) {
-                info.clipSlots = UnsafePointer(kind.clipSlots)
+                info.clipSlots = UnsafePointer(kind.clipSlots.baseAddress!)
                 info.clipSlotCount = kind.clipSlotCount
                 info.attachmentKinds = kind.attachmentKinds
+                info.gpuClipSlot = kind.gpuClipSlot
+                info.gpuClipBone = kind.gpuClipBone
             }
             scratch.batchRows.append(info)
             totalRows += d.count
@@ -186,7 +191,10 @@ extension GPURenderer {
                 columns.unmap(region: region)
                 let columnBytes = pending?.columnBytes ?? 0
                 var stats = submit(frame, viewport: viewport)
-                for c in 0..<chunkCount { stats.fromColumns += scratch.totals[c * ColumnFrameScratch.totalFields + 5] }
+                for c in 0..<chunkCount {
+                    stats.fromColumns += scratch.totals[c * ColumnFrameScratch.totalFields + 5]
+                    stats.clippedOnGPU += scratch.totals[c * ColumnFrameScratch.totalFields + 6]
+                }
                 stats.columnCopyNanoseconds = scratch.copyNanoseconds
                 stats.classifyNanoseconds = scratch.classifyNanoseconds
                 stats.columnBytes = columnBytes

@@ -21,12 +21,24 @@ final class GPURendererKind {
     /// meets a straight-alpha page (drawn with a blend state of its own) or the geometry samples a
     /// page the atlas lacks; such kinds are always packed on the CPU.
     let fromColumns: Bool
-    /// Slots that can show a clipping attachment (`GPUSkeletonGeometry.clipSlots`), owned here so
-    /// that the per-character check reads them without reference counting.
-    let clipSlots: UnsafeMutablePointer<Int32>
-    let clipSlotCount: Int
-    /// The kind of every attachment (the draw data's table).
+    /// Tables the packing threads read per character, owned here so that they are read without
+    /// reference counting: the slots that can show a clipping attachment
+    /// (`GPUSkeletonGeometry.clipSlots`), each slot's first corner (and the corner count), and per
+    /// attachment its first clip part and part count (`clipPartStarts`, `clipPartCounts`).
+    let clipSlots: UnsafeMutableBufferPointer<Int32>
+    let slotCornerStarts: UnsafeMutableBufferPointer<Int32>
+    let clipPartStarts: UnsafeMutableBufferPointer<Int32>
+    let clipPartCounts: UnsafeMutableBufferPointer<Int32>
+    var clipSlotCount: Int { clipSlots.count }
+    /// The kind of every attachment and the end slot of every clipping attachment (the draw
+    /// data's tables).
     let attachmentKinds: UnsafeBufferPointer<AttachmentKind>
+    let endSlots: UnsafeBufferPointer<Int32>
+    /// The slot whose clips the GPU cuts (`GPUSkeletonGeometry.gpuClipSlot`), -1 none, and its bone.
+    let gpuClipSlot: Int
+    let gpuClipBone: Int
+    /// The kind's first texel in the clip-part table (five texels per part).
+    let clipPartTexelBase: Int
     /// The identity of the kind's `SkeletonData`: a batch drawn as this kind must be of it.
     let skeleton: ObjectIdentifier
     /// Bones, slots and attachments of the kind's skeleton.
@@ -36,7 +48,7 @@ final class GPURendererKind {
 
     init(
         geometry: GPUSkeletonGeometry, textures: AtlasTextures, cornerBase: Int, vertexBase: Int, influenceBase: Int,
-        layerBase: Int, attachmentTexelBase: Int
+        layerBase: Int, attachmentTexelBase: Int, clipPartTexelBase: Int
     ) {
         self.geometry = geometry
         self.textures = textures
@@ -46,21 +58,35 @@ final class GPURendererKind {
         self.influenceBase = influenceBase
         self.layerBase = layerBase
         self.attachmentTexelBase = attachmentTexelBase
+        self.clipPartTexelBase = clipPartTexelBase
         fromColumns =
             geometry.pageCount <= textures.premultiplied.count
             && !(geometry.hasMultiplySlot && textures.premultiplied.contains(false))
-        clipSlotCount = geometry.clipSlots.count
-        clipSlots = .allocate(capacity: max(1, clipSlotCount))
-        clipSlots.initialize(repeating: 0, count: max(1, clipSlotCount))
-        for (k, slot) in geometry.clipSlots.enumerated() { clipSlots[k] = slot }
+        func owned(_ values: [Int32]) -> UnsafeMutableBufferPointer<Int32> {
+            let table = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, values.count))
+            _ = table.initialize(from: values)
+            return UnsafeMutableBufferPointer(rebasing: table[0..<values.count])
+        }
+        clipSlots = owned(geometry.clipSlots)
+        slotCornerStarts = owned(geometry.slotCornerStarts)
+        clipPartStarts = owned(geometry.clipPartStarts)
+        clipPartCounts = owned(geometry.clipPartCounts)
         attachmentKinds = geometry.drawData.kinds
+        endSlots = geometry.drawData.endSlots
+        gpuClipSlot = Int(geometry.gpuClipSlot)
+        gpuClipBone = gpuClipSlot >= 0 ? Int(geometry.drawData.slotBones[gpuClipSlot]) : -1
         skeleton = ObjectIdentifier(geometry.drawData.data)
         boneCount = geometry.drawData.boneCount
         slotCount = geometry.drawData.slotCount
         attachmentCount = geometry.drawData.attachmentCount
     }
 
-    deinit { clipSlots.deallocate() }
+    deinit {
+        // Each table was allocated with room for at least one entry; its base is the allocation.
+        for table in [clipSlots, slotCornerStarts, clipPartStarts, clipPartCounts] {
+            table.baseAddress?.deallocate()
+        }
+    }
 }
 
 // The static store shared by every registered kind (vertex records, influences, corners) and the
@@ -71,8 +97,10 @@ extension GPURenderer {
         var influences: [Float] = []
         var corners: [UInt32] = []
         var attachments: [UInt32] = []
+        var clipParts: [UInt32] = []
         for kind in kinds {
             attachments += kind.geometry.columnAttachments
+            clipParts += kind.geometry.clipParts
             let g = kind.geometry
             var words = g.vertexWords
             var v = 0
@@ -99,6 +127,7 @@ extension GPURenderer {
         upload(influences, buffer: staticBuffers[1], texture: staticTextures[1], format: GL_RGBA32F, empty: 0)
         upload(corners, buffer: staticBuffers[2], texture: staticTextures[2], format: GL_R32UI, empty: 0)
         upload(attachments, buffer: staticBuffers[3], texture: staticTextures[3], format: GL_RGBA32UI, empty: 0)
+        upload(clipParts, buffer: staticBuffers[4], texture: staticTextures[4], format: GL_RGBA32UI, empty: 0)
         glBindBuffer(GL.e(GL_TEXTURE_BUFFER), 0)
         glBindTexture(GL.e(GL_TEXTURE_BUFFER), 0)
     }

@@ -38,11 +38,15 @@ extension GPURenderer {
         dynamicBytes = bytes
     }
 
-    /// Grows the per-instance attribute that numbers the characters (baseInstance reads it).
+    /// Grows the per-instance attribute that numbers the characters (baseInstance reads it): its
+    /// first half holds 0, 1, 2 ..., its second half the same with `GPUFrame.clippedFlag` set, for
+    /// commands drawn once per part of a GPU clip.
     func ensureIota(_ count: Int) {
         guard count > iotaCount else { return }
         let capacity = max(count, iotaCount * 2, 1024)
-        let values = (0..<capacity).map { Int32(truncatingIfNeeded: $0) }
+        let values = (0..<(capacity * 2)).map {
+            Int32(truncatingIfNeeded: $0 < capacity ? $0 : ($0 - capacity) | Int(GPUFrame.clippedFlag))
+        }
         glBindBuffer(GL.e(GL_ARRAY_BUFFER), iotaBuffer)
         values.withUnsafeBytes {
             glBufferData(GL.e(GL_ARRAY_BUFFER), GLsizeiptr($0.count), $0.baseAddress, GL.e(GL_STATIC_DRAW))
@@ -92,6 +96,8 @@ extension GPURenderer {
         bind(10, views.floats)
         bind(11, views.words)
         bind(12, views.quads)
+        bind(13, staticTextures[4])
+        for plane in 0..<GPUSkeletonGeometry.maxClipEdges { glEnable(GL.e(GL_CLIP_DISTANCE0) + GLenum(plane)) }
         glActiveTexture(GL.e(GL_TEXTURE0))
         glBindVertexArray(vertexArray)
         let before = RenderClock.threadCPU()
@@ -140,8 +146,12 @@ extension GPURenderer {
                     state = stagingStates[c]
                     setState(state)
                 }
-                glVertexAttribI4i(0, GLint(bitPattern: staging[k + 3]), 0, 0, 0)
-                glDrawArrays(GL.e(GL_TRIANGLES), GLint(bitPattern: staging[k + 2]), GLsizei(staging[k]))
+                // The second half of the iota: the character with the clipped flag.
+                let base = Int(staging[k + 3])
+                let value = base < iotaCount ? Int32(base) : Int32(base - iotaCount) | GPUFrame.clippedFlag
+                glVertexAttribI4i(0, value, 0, 0, 0)
+                glDrawArraysInstanced(
+                    GL.e(GL_TRIANGLES), GLint(bitPattern: staging[k + 2]), GLsizei(staging[k]), GLsizei(staging[k + 1]))
             }
             glEnableVertexAttribArray(0)
             stats.drawCalls = commandCount
@@ -149,6 +159,7 @@ extension GPURenderer {
         stats.drawCallNanoseconds = RenderClock.threadCPU() &- before
         glBindVertexArray(0)
         for unit in 1..<Self.textureUnits.count { bind(unit, 0) }
+        for plane in 0..<GPUSkeletonGeometry.maxClipEdges { glDisable(GL.e(GL_CLIP_DISTANCE0) + GLenum(plane)) }
         glActiveTexture(GL.e(GL_TEXTURE0))
         glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), 0)
         commandsLastFrame = commandCount

@@ -59,7 +59,7 @@ public final class GPURenderer {
     // The static store: every kind's vertices, influences, corners and column attachment
     // records, and the page array.
     let vertexArray: GLuint
-    let staticBuffers: [GLuint]  // vertices, influences, corners, attachments
+    let staticBuffers: [GLuint]  // vertices, influences, corners, attachments, clip parts
     let staticTextures: [GLuint]
     var staticCorners = 0
     let pageArray: GLuint
@@ -104,7 +104,7 @@ public final class GPURenderer {
     /// The samplers in texture-unit order (unit k samples the k-th).
     static let textureUnits = [
         "uPages", "uVertices", "uInfluences", "uCorners", "uDynamic", "uCharacters", "uBones", "uSlots", "uDeform",
-        "uAttachments", "uColumns", "uColumnWords", "uColumnQuads",
+        "uAttachments", "uColumns", "uColumnWords", "uColumnQuads", "uClipParts",
     ]
 
     struct Pending {
@@ -140,15 +140,15 @@ public final class GPURenderer {
         characters = StreamedTable(format: GL.e(GL_RGBA32I), texelBytes: 16, persistent: persistent)
         streamed = [bones, slots, deform, characters]
         columns = StreamedColumns(regions: 3, persistent: persistent)
-        var buffers = [GLuint](repeating: 0, count: 7)
-        glGenBuffers(7, &buffers)
-        staticBuffers = Array(buffers[0..<4])
-        (dynamicBuffer, indirectBuffer, iotaBuffer) = (buffers[4], buffers[5], buffers[6])
-        var textures = [GLuint](repeating: 0, count: 6)
-        glGenTextures(6, &textures)
-        staticTextures = Array(textures[0..<4])
-        dynamicTexture = textures[4]
-        pageArray = textures[5]
+        var buffers = [GLuint](repeating: 0, count: 8)
+        glGenBuffers(8, &buffers)
+        staticBuffers = Array(buffers[0..<5])
+        (dynamicBuffer, indirectBuffer, iotaBuffer) = (buffers[5], buffers[6], buffers[7])
+        var textures = [GLuint](repeating: 0, count: 7)
+        glGenTextures(7, &textures)
+        staticTextures = Array(textures[0..<5])
+        dynamicTexture = textures[5]
+        pageArray = textures[6]
         glGenQueries(GLsizei(timerQueries.count), &timerQueries)
         var vao: GLuint = 0
         glGenVertexArrays(1, &vao)
@@ -157,7 +157,7 @@ public final class GPURenderer {
             "uVertices", "uInfluences", "uCorners", "uDynamic", "uCharacters", "uBones", "uSlots", "uDeform",
             "uStaticCorners", "uCharacterBase", "uBoneBase", "uSlotBase", "uDeformBase", "uOrigin", "uScale",
             "uPages", "uLayers", "uArraySize", "uHasMipmaps", "uAttachments", "uColumns", "uColumnWords",
-            "uColumnQuads",
+            "uColumnQuads", "uClipParts",
         ] {
             uniforms[name] = program.uniform(name)
         }
@@ -168,7 +168,9 @@ public final class GPURenderer {
         glBindVertexArray(vertexArray)
         glBindBuffer(GL.e(GL_ARRAY_BUFFER), iotaBuffer)
         glVertexAttribIPointer(0, 1, GL.e(GL_INT), 4, nil)
-        glVertexAttribDivisor(0, 1)
+        // One character per command: its instances are the parts of a GPU clip, which all read
+        // the command's baseInstance entry (`GPUSkeletonGeometry.maxClipParts` at most).
+        glVertexAttribDivisor(0, GLuint(GPUSkeletonGeometry.maxClipParts))
         glEnableVertexAttribArray(0)
         glBindVertexArray(0)
         glBindBuffer(GL.e(GL_ARRAY_BUFFER), 0)
@@ -217,7 +219,10 @@ public final class GPURenderer {
             vertexBase: kinds.last.map { $0.vertexBase + $0.geometry.vertexCount } ?? 0,
             influenceBase: kinds.last.map { $0.influenceBase + $0.geometry.influences.count / 4 } ?? 0,
             layerBase: layers,
-            attachmentTexelBase: kinds.last.map { $0.attachmentTexelBase + $0.attachmentCount * 2 } ?? 0)
+            attachmentTexelBase: kinds.last.map { $0.attachmentTexelBase + $0.attachmentCount * 2 } ?? 0,
+            clipPartTexelBase: kinds.last.map {
+                $0.clipPartTexelBase + $0.geometry.clipParts.count / GPUSkeletonGeometry.clipPartWords * 5
+            } ?? 0)
         kinds.append(kind)
         kindRefs.deallocate()
         kindRefs = .allocate(capacity: kinds.count)
@@ -244,6 +249,9 @@ public final class GPURenderer {
         context.makeCurrent()
         if pending != nil { drop() }
         let count = characterKinds.count
+        guard count < Int(GPUFrame.clippedFlag) else {
+            throw .buffer("a frame holds fewer than \(GPUFrame.clippedFlag) characters; \(count) asked")
+        }
         if rows.count < count {
             rows.deallocate()
             rows = .allocate(capacity: max(count, rows.count * 2))
@@ -298,7 +306,8 @@ public final class GPURenderer {
         let region = nextRegion
         nextRegion = (nextRegion + 1) % fences.count
         let needs = (
-            max(16, boneTexels * 16), max(16, slotTexels * 16), max(16, deformFloats * 4), max(16, count * 16)
+            max(16, boneTexels * 16), max(16, slotTexels * 16), max(16, deformFloats * 4),
+            max(16, count * GPUFrame.recordWords * 4)
         )
         let tables = (bones, slots, deform, characters)
         if tables.0.regionBytes < needs.0 || tables.1.regionBytes < needs.1 || tables.2.regionBytes < needs.2
@@ -411,6 +420,8 @@ public final class GPURenderer {
         stagingStates.removeAll(keepingCapacity: true)
         stagingStates.append(contentsOf: repeatElement(0, count: commandCount))
         var dynamicCorners = 0
+        ensureIota(pending.count)
+        let clippedBase = UInt32(truncatingIfNeeded: iotaCount)
         staging.withUnsafeMutableBufferPointer { words in
             stagingStates.withUnsafeMutableBufferPointer { states in
                 var k = 0
@@ -420,9 +431,11 @@ public final class GPURenderer {
                     work.commands.withUnsafeBufferPointer { commands in
                         for command in commands {
                             words[k &* 4] = command.count
-                            words[k &* 4 &+ 1] = 1
+                            words[k &* 4 &+ 1] = max(1, command.parts)
                             words[k &* 4 &+ 2] = command.dynamic ? dynamicBase &+ command.first : command.first
-                            words[k &* 4 &+ 3] = command.character
+                            // The iota's second half carries the clipped flag.
+                            words[k &* 4 &+ 3] =
+                                command.parts > 0 ? clippedBase &+ command.character : command.character
                             states[k] = command.state
                             k &+= 1
                         }
@@ -436,7 +449,6 @@ public final class GPURenderer {
         stats.uploadNanoseconds = RenderClock.wall() &- wallStart
         readTimer(pending.region)
         if closed && commandCount > 0 && viewport.width != 0 && viewport.height != 0 {
-            ensureIota(pending.count)
             let timed = !timerPending[pending.region] && frameNumber % UInt64(gpuTimerInterval) == 0
             if timed { glBeginQuery(GL.e(GL_TIME_ELAPSED), timerQueries[pending.region]) }
             encode(commandCount: commandCount, region: pending.region, viewport: viewport, stats: &stats)

@@ -25,6 +25,7 @@ extension GPURenderer {
         uniform samplerBuffer uColumns;      // column blocks as floats
         uniform usamplerBuffer uColumnWords; // the same as words
         uniform usamplerBuffer uColumnQuads; // the same, four words a texel (block descriptors)
+        uniform usamplerBuffer uClipParts;   // 5 texels per clip part: vertex count | 8 vertices x, y in its bone's space
         uniform vec4 uLayers[64];            // page size (x, y), filter, premultiplied
         uniform int uStaticCorners;
         uniform int uCharacterBase;          // this frame's region of each table, in texels
@@ -33,6 +34,7 @@ extension GPURenderer {
         uniform int uDeformBase;
         uniform vec2 uOrigin;
         uniform vec2 uScale;
+        out float gl_ClipDistance[8];
         out vec2 vUV;
         out vec4 vLight;
         out vec4 vDark;
@@ -72,7 +74,11 @@ extension GPURenderer {
                 gl_Position = vec4((uintBitsToFloat(p.xy) - uOrigin) * uScale - 1.0, 0.0, 1.0);
                 return;
             }
-            ivec4 character = texelFetch(uCharacters, uCharacterBase + aCharacter);
+            for (int i = 0; i < 8; i++) gl_ClipDistance[i] = 1.0;
+            // The character, flagged (bit 24) for the parts of a GPU clip, one instance each.
+            int characterIndex = aCharacter & 0xFFFFFF;
+            int part = (aCharacter >> 24) != 0 ? gl_InstanceID : -1;
+            ivec4 character = texelFetch(uCharacters, uCharacterBase + characterIndex * 2);
             int vertex = int(texelFetch(uCorners, gl_VertexID).x);
             uvec4 v0 = texelFetch(uVertices, vertex * 2);
             uvec4 v1 = texelFetch(uVertices, vertex * 2 + 1);
@@ -180,6 +186,34 @@ extension GPURenderer {
                     vec4 m = vec4(value(int(d2.x) + e), value(int(d2.y) + e), value(int(d2.z) + e), value(int(d2.w) + e));
                     vec2 t = vec2(value(int(d3.x) + e), value(int(d3.y) + e));
                     world += vec2(local.x * m.x + local.y * m.y + t.x, local.x * m.z + local.y * m.w + t.y) * influence.w;
+                }
+                if (part >= 0) {
+                    // Inside the part: on the inner side of each of its edges, in world space.
+                    ivec4 clip = texelFetch(uCharacters, uCharacterBase + characterIndex * 2 + 1);
+                    int e = boneRow + clip.x * size;
+                    vec4 m = vec4(value(int(d2.x) + e), value(int(d2.y) + e), value(int(d2.z) + e), value(int(d2.w) + e));
+                    vec2 t = vec2(value(int(d3.x) + e), value(int(d3.y) + e));
+                    int first = clip.y + part * 5;
+                    int n = int(texelFetch(uClipParts, first).x);
+                    vec2 corner[8];
+                    for (int i = 0; i < 8; i++) {
+                        uvec4 pair = texelFetch(uClipParts, first + 1 + i / 2);
+                        vec2 local = uintBitsToFloat((i & 1) == 0 ? pair.xy : pair.zw);
+                        corner[i] = vec2(local.x * m.x + local.y * m.y + t.x, local.x * m.z + local.y * m.w + t.y);
+                    }
+                    float area = 0.0;
+                    for (int i = 0; i < n; i++) {
+                        vec2 a = corner[i];
+                        vec2 b = corner[(i + 1) % n];
+                        area += a.x * b.y - b.x * a.y;
+                    }
+                    float side = area < 0.0 ? -1.0 : 1.0;
+                    for (int i = 0; i < n; i++) {
+                        vec2 a = corner[i];
+                        vec2 edge = corner[(i + 1) % n] - a;
+                        vec2 to = world - a;
+                        gl_ClipDistance[i] = side * (edge.x * to.y - edge.y * to.x);
+                    }
                 }
                 gl_Position = vec4((world - uOrigin) * uScale - 1.0, 0.0, 1.0);
                 return;

@@ -77,6 +77,27 @@ public final class GPUSkeletonGeometry: Sendable {
     /// Whether some slot blends as multiply (on a straight-alpha page that needs a blend state of
     /// its own, so such kinds are packed on the CPU).
     let hasMultiplySlot: Bool
+    /// The convex parts of every clipping attachment the GPU can clip with (one bound to a single
+    /// bone: its parts are the same in bone space every frame), 5 texels (20 words) per part: the
+    /// vertex count (at most `maxClipEdges`), then 8 vertices `x, y` (float bits) in the bone's
+    /// space. Clipping a slot then draws it once per part with that part's edges as clip planes
+    /// (`gl_ClipDistance`): the union of the pieces, as the CPU path's clipper cuts them.
+    let clipParts: [UInt32]
+    /// Per attachment: its first part in `clipParts` (in parts) and how many it has; -1 when the
+    /// GPU does not clip with it (not a clipping attachment, or weighted to several bones).
+    let clipPartStarts: [Int32]
+    let clipPartCounts: [Int32]
+    /// The one slot whose clipping attachments the GPU clips with, -1 when characters showing a
+    /// clip are packed and clipped on the CPU (several clip slots, or a clipping attachment
+    /// weighted to several bones).
+    let gpuClipSlot: Int32
+    /// Edges of a part at most: the clip planes a vertex shader writes (GL guarantees 8).
+    static let maxClipEdges = 8
+    /// Parts of one clip at most (one instance each, `GPURenderer` draws a clipped run with one
+    /// command); a clipping attachment with more is clipped on the CPU.
+    static let maxClipParts = 256
+    /// Words per part in `clipParts`.
+    static let clipPartWords = 20
     /// Atlas pages the images sample (page indices in vertex records are below it).
     public let pageCount: Int
 
@@ -97,7 +118,7 @@ public final class GPUSkeletonGeometry: Sendable {
     public var boneTableFloats: Int { (drawData.boneCount * Self.boneFloats + 3) & ~3 }
     /// Bytes one character writes per frame: bone, slot and deform tables and its character record.
     public var bytesPerCharacter: Int {
-        boneTableFloats * 4 + drawData.slotCount * Self.slotWords * 4 + deformFloats * 4 + 16
+        boneTableFloats * 4 + drawData.slotCount * Self.slotWords * 4 + deformFloats * 4 + GPUFrame.recordWords * 4
     }
 
     /// Builds the geometry of every (slot, attachment, sequence frame) a skin can put in a slot.
@@ -225,6 +246,21 @@ public final class GPUSkeletonGeometry: Sendable {
             }
         }.map { Int32($0) }
         hasMultiplySlot = (0..<slotCount).contains { drawData.slotBlendModes[$0] == .multiply }
+        let (parts, partStarts, partCounts) = Self.clipParts(data)
+        (clipParts, clipPartStarts, clipPartCounts) = (parts, partStarts, partCounts)
+        // The GPU clips characters of kinds with one slot that shows clipping attachments, every
+        // one of which it can clip with.
+        let slotsShowingClips = clipSlots
+        if slotsShowingClips.count == 1,
+            slotAttachments[Int(slotsShowingClips[0])].allSatisfy({ a in
+                a < 0 || Int(a) >= data.attachments.count || data.attachments[Int(a)].kind != .clipping
+                    || partStarts[Int(a)] >= 0
+            })
+        {
+            gpuClipSlot = slotsShowingClips[0]
+        } else {
+            gpuClipSlot = -1
+        }
         self.vertexWords = vertexWords
         self.influences = influences
         self.corners = corners
@@ -234,6 +270,62 @@ public final class GPUSkeletonGeometry: Sendable {
         self.attachmentWeighted = weighted
         self.deformFloats = deformFloats
         self.pageCount = pageCount
+    }
+
+    /// The convex parts of each single-bone clipping attachment in its bone's space, each at most
+    /// `maxClipEdges` vertices (a larger convex part is cut into a fan of smaller ones, which covers
+    /// the same area), and where each attachment's parts start.
+    static func clipParts(_ data: SkeletonData) -> (parts: [UInt32], starts: [Int32], counts: [Int32]) {
+        var words: [UInt32] = []
+        var starts = [Int32](repeating: -1, count: data.attachments.count)
+        var counts = [Int32](repeating: 0, count: data.attachments.count)
+        var decomposer = ConvexDecomposer()
+        for (a, attachment) in data.attachments.enumerated()
+        where attachment.kind == .clipping && attachment.bones.isEmpty {
+            var polygon = Array(attachment.vertices.prefix(Int(attachment.worldVerticesLength) & ~1))
+            guard polygon.count == Int(attachment.worldVerticesLength) & ~1 else { continue }
+            // Clockwise, as the clipper decomposes (the parts' union does not depend on it).
+            var area: Float = 0
+            let n = polygon.count / 2
+            for i in 0..<n {
+                let j = (i + 1) % n
+                area += polygon[i * 2] * polygon[j * 2 + 1] - polygon[j * 2] * polygon[i * 2 + 1]
+            }
+            if area > 0 {
+                var reversed: [Float] = []
+                for i in stride(from: n - 1, through: 0, by: -1) { reversed += [polygon[i * 2], polygon[i * 2 + 1]] }
+                polygon = reversed
+            }
+            let firstWord = words.count
+            starts[a] = Int32(words.count / clipPartWords)
+            polygon.withUnsafeBufferPointer { decomposer.decompose($0) }
+            defer {
+                if counts[a] > maxClipParts {
+                    words.removeSubrange(firstWord...)
+                    starts[a] = -1
+                    counts[a] = 0
+                }
+            }
+            for k in 0..<decomposer.partCount {
+                let part = Array(decomposer.partVertices[decomposer.partRange(k)])
+                let count = part.count / 2
+                guard count >= 3 else { continue }
+                // A fan of pieces of at most maxClipEdges vertices: v0 with each run of the rest.
+                var first = 1
+                while first < count - 1 {
+                    let last = min(first + maxClipEdges - 2, count - 1)
+                    var piece: [Float] = [part[0], part[1]]
+                    for v in first...last { piece += [part[v * 2], part[v * 2 + 1]] }
+                    var record = [UInt32](repeating: 0, count: clipPartWords)
+                    record[0] = UInt32(piece.count / 2)
+                    for (i, value) in piece.enumerated() { record[4 + i] = value.bitPattern }
+                    words += record
+                    counts[a] += 1
+                    first = last
+                }
+            }
+        }
+        return (words, starts, counts)
     }
 
     /// The blend mode's code in vertex records and the fragment shader: normal 0, additive 1,
