@@ -21,4 +21,12 @@ enum ValueLimits {
     /// A bezier segment's handles are finite (checked by the float readers), but far out of range
     /// their forward differencing overflows; such a curve is refused at its place.
     static let bezierExpected = "bezier handles whose sampled curve stays within float range"
+
+    /// A sequence key stores its mode and frame index in one float, `mode | index << 4`, which is
+    /// exact while below 2^24: frame indices are refused outside 0..<2^20 (a frame number is
+    /// never negative, and the reference indexes its frame list with a negative one). Indices
+    /// past the sequence's count are kept: hold shows the last frame, the loops wrap, as in the
+    /// reference.
+    static let maxSequenceKeyIndex: Int32 = (1 << 20) - 1
+    static let sequenceKeyIndexExpected = "a sequence frame index in 0...\(maxSequenceKeyIndex)"
 }

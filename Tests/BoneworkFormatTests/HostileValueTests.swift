@@ -448,3 +448,63 @@ extension HostileValueTests {
         #expect(mixAndMatch.skins.count > 30)
     }
 }
+
+extension HostileValueTests {
+    @Test func sequenceKeyIndicesOutsideTheirFloatEncodingAreRefusedByBothReaders() throws {
+        let json = #"""
+            {"bones": [{"name": "root"}], "slots": [{"name": "s", "bone": "root", "attachment": "r"}],
+             "skins": [{"name": "default", "attachments": {"s": {"r": {"sequence": {"count": 3}}}}}],
+             "animations": {"a": {"attachments": {"default": {"s": {"r": {"sequence": [{"time": 0, "index": INDEX}]}}}}}}}
+            """#
+        for index in ["-1", "-7", "1048576", "2147483647"] {
+            let error = try #require(Self.jsonError(json.replacingOccurrences(of: "INDEX", with: index)), "\(index)")
+            #expect(error.location == .jsonPath("$.animations.a.attachments.default.s.r.sequence[0].index"), "\(error)")
+            #expect(error.expected == ValueLimits.sequenceKeyIndexExpected)
+        }
+        // Past the count (3) but encodable: kept, the frame is chosen as the reference chooses it.
+        let kept = try Self.json(json.replacingOccurrences(of: "INDEX", with: "1048575"))
+        #expect(kept.animations[0].frames[1] == Float(1_048_575 << 4))
+        for (modeAndIndex, loads) in [(-1 << 4, false), (1 << 24, false), (1_048_575 << 4 | 2, true)] {
+            var w = SkelWriter()
+            w.header(strings: ["r"])
+            w.bones(1)
+            w.slots([(bone: 0, attachment: 0)])
+            w.noIKTransformOrPathConstraints()
+            w.noPhysics()
+            w.defaultSkin(attachmentCount: 1) { s in
+                s.varint(1)
+                s.byte(64)
+                s.varint(3)  // count
+                s.varint(1)  // start
+                s.varint(0)  // digits
+                s.varint(0)  // setup index
+                s.floats([0, 0, 1, 1, 32, 32])
+            }
+            w.noEvents()
+            w.animation { a in
+                a.emptyTimelines(6)  // slot, bone, IK, transform, path, physics
+                a.varint(1)  // one skin
+                a.varint(0)  // the default skin
+                a.varint(1)  // one slot
+                a.varint(0)  // slot 0
+                a.varint(1)  // one timeline
+                a.varint(1)  // attachment "r"
+                a.byte(1)  // sequence
+                a.varint(1)  // one key
+                a.float(0)
+                a.mark("modeAndIndex")
+                a.word(UInt32(bitPattern: Int32(modeAndIndex)))
+                a.float(0.1)  // delay
+                a.emptyTimelines(2)  // draw order, events
+            }
+            let error = Self.binaryError(w.bytes)
+            if loads {
+                #expect(error == nil, "\(String(describing: error))")
+            } else {
+                let error = try #require(error, "\(modeAndIndex)")
+                #expect(error.location == .byteOffset(w.marks["modeAndIndex"]!), "\(error)")
+                #expect(error.expected == ValueLimits.sequenceKeyIndexExpected)
+            }
+        }
+    }
+}

@@ -510,6 +510,10 @@ extension BinarySkeletonParser {
                 throw input.error(
                     .malformed, at: modeAt, expected: "a sequence mode in 0...6", found: modeAndIndex & 0xF)
             }
+            guard modeAndIndex >> 4 >= 0, modeAndIndex >> 4 <= ValueLimits.maxSequenceKeyIndex else {
+                throw input.error(
+                    .malformed, at: modeAt, expected: ValueLimits.sequenceKeyIndexExpected, found: modeAndIndex >> 4)
+            }
             values[0] = Float(modeAndIndex)  // mode | (index << 4)
             values[1] = try input.readFloat()  // delay
             timeline.setFrame(frame, time: time, values: values)

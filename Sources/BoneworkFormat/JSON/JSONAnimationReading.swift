@@ -537,6 +537,10 @@ extension JSONSkeletonReading {
                     key, "mode", "hold, once, loop, pingpong, onceReverse, loopReverse or pingpongReverse", modeName)
             }
             let index = try int(key, "index", 0)
+            guard index >= 0, index <= ValueLimits.maxSequenceKeyIndex else {
+                throw error(
+                    .malformed, key, member: "index", expected: ValueLimits.sequenceKeyIndexExpected, found: "\(index)")
+            }
             timeline.setFrame(frame, time: time, Float(Int32(mode.rawValue) | (index &<< 4)), delay)
             lastDelay = delay
         }
