@@ -81,8 +81,11 @@ struct SkeletonDataValidator {
     /// it activates and its attachment table, each as long as the bones, slots, constraints and
     /// attachment names, plus the bones of the path attachments its path constraints follow.
     /// That is a product of counts: a few kilobytes of skins times a few kilobytes of bones would
-    /// make a spawn allocate gigabytes. Real exports need under 0.1 values per byte of file; the
-    /// budget allows 16 per byte (and 65,536 for any file).
+    /// make a spawn allocate gigabytes. The update order (the reference's update cache) also
+    /// updates a constrained bone's descendants again after each constraint: its length, and
+    /// every instance's bone updates per frame, can reach bones x constraints, counted here as
+    /// each constraint's bones' subtree sizes. Real exports need under 0.1 values per byte of
+    /// file; the budget allows 16 per byte (and 65,536 for any file).
     private func validatePlanSize() throws {
         let b = builder
         var entries = 0
@@ -99,17 +102,27 @@ struct SkeletonDataValidator {
         }
         var followed = 0
         for c in b.pathConstraints { followed &+= pathBones[c.target] ?? 0 }
+        // Subtree sizes, children after parents: one pass from the leaves up.
+        var subtree = [Int](repeating: 1, count: b.bones.count)
+        for i in stride(from: b.bones.count - 1, to: 0, by: -1) { subtree[Int(b.bones[i].parent)] &+= subtree[i] }
+        var updatedAgain = 0
+        for c in b.ikConstraints where !c.bones.isEmpty { updatedAgain &+= subtree[Int(c.bones[0])] }
+        for c in b.transformConstraints { for bone in c.bones { updatedAgain &+= subtree[Int(bone)] } }
+        for c in b.pathConstraints { for bone in c.bones { updatedAgain &+= subtree[Int(bone)] } }
+        for c in b.physicsConstraints { updatedAgain &+= subtree[Int(c.bone)] }
         let constraints =
             b.ikConstraints.count &+ b.transformConstraints.count &+ b.pathConstraints.count
             &+ b.physicsConstraints.count
-        let perPlan = b.bones.count &+ b.slots.count &+ constraints &+ entries &+ keyedNames &+ followed
+        let perPlan =
+            b.bones.count &+ b.slots.count &+ constraints &+ entries &+ keyedNames &+ followed &+ updatedAgain
         let (values, overflow) = (b.skins.count &+ 1).multipliedReportingOverflow(by: perPlan)
         let budget = LoadBudget.compiledPlanValues(fileSize: b.sourceBytes)
         guard !overflow, values <= budget else {
             throw LoadError(
                 .limitExceeded, file: b.file, at: .file,
                 expected: "at most \(budget) compiled plan values for a file of this size "
-                    + "(skins + 1 times bones, slots, constraints, attachment names and path bones)",
+                    + "(skins + 1 times bones, slots, constraints, attachment names, path bones and "
+                    + "the bones constraints update again)",
                 found: "\(b.skins.count + 1) plans of \(perPlan) values")
         }
     }

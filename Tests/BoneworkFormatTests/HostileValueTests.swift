@@ -508,3 +508,35 @@ extension HostileValueTests {
         }
     }
 }
+
+extension HostileValueTests {
+    /// 2,000 IK constraints on the root of a chain of 2,000 bones: the update order (as the
+    /// reference's update cache) updates the whole chain again after each, 4 million bone updates
+    /// per instance per frame from 150 KB of JSON. Refused at load; real rigs need a fraction.
+    @Test func constraintsThatUpdateTheWholeSkeletonAgainAreBudgetedAtLoad() throws {
+        var bones = #"{"name": "b0"}"#
+        for i in 1..<2000 { bones += #", {"name": "b\#(i)", "parent": "b\#(i - 1)"}"# }
+        var ik: [String] = []
+        for i in 0..<2000 { ik.append(#"{"name": "k\#(i)", "order": \#(i), "bones": ["b1"], "target": "b1999"}"#) }
+        let text = #"{"bones": [\#(bones)], "ik": [\#(ik.joined(separator: ", "))]}"#
+        let error = try #require(Self.jsonError(text))
+        #expect(error.kind == .limitExceeded, "\(error)")
+        #expect(error.found.hasPrefix("1 plans of 4002000 values"), "\(error)")
+        // The same chain with its constraints on the last bone loads: each updates one bone again.
+        let leaf = text.replacingOccurrences(of: #""bones": ["b1"]"#, with: #""bones": ["b1998"]"#)
+        _ = try Self.json(leaf)
+        // Every example export stays far below.
+        let examples = try FileManager.default.contentsOfDirectory(atPath: TestPaths.examples.path)
+        var loaded = 0
+        for folder in examples {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: TestPaths.example(folder))) ?? []
+            for file in files where file.hasSuffix(".skel") {
+                _ = try SkeletonBinaryReader.read(
+                    bytes: Array(try Data(contentsOf: URL(fileURLWithPath: TestPaths.example(folder + "/" + file)))),
+                    file: file, atlas: nil)
+                loaded += 1
+            }
+        }
+        #expect(loaded >= 20)
+    }
+}
