@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets for the format readers, built with address sanitizer.
-#   Tools/fuzz.sh TARGET SECONDS [extra libFuzzer args]     TARGET: atlas | json | binary | play | all
+#   Tools/fuzz.sh TARGET SECONDS [extra libFuzzer args]
+#   TARGET: atlas | json | binary | play | request | scenario | png | all
 #   e.g. Tools/fuzz.sh json 3600 -runs=10000000             (stops at whichever limit comes first)
 # Seeds: the example exports in ../shared/spine-examples, the corpus kept in the repository
 # (Tools/Fuzz/corpus/TARGET) and the named regression inputs (Tools/Fuzz/regressions/TARGET). New
@@ -13,13 +14,16 @@
 # `play` loads a skeleton (JSON or binary) and plays it through the World's systems
 # (Tools/Fuzz/Fuzz-play.swift): its inputs are whole exports (up to 128 KB), each must finish
 # within 1 s, and single allocations up to 64 MB (a world's columns) are allowed.
+# `request`, `scenario` and `png` fuzz the other files users hand in: render requests
+# (RenderRequest, seeds from ../shared/golden/renders), scenario scripts (Scenario, seeds from
+# ../shared/golden) and PNG pages (PNG.decode capped at 2^20 pixels, seeds from the examples).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?target: atlas, json, binary or all}
+target=${1:?target: atlas, json, binary, play, request, scenario, png or all}
 seconds=${2:-60}
 shift 2 || true
 if [ "$target" = all ]; then
-    for t in atlas json binary play; do "$0" "$t" "$seconds" "$@"; done
+    for t in atlas json binary play request scenario png; do "$0" "$t" "$seconds" "$@"; done
     exit 0
 fi
 module=BoneworkFormat
@@ -27,6 +31,9 @@ max_len=${FUZZ_MAX_LEN:-4096}
 seed_size=-24k
 limits=(-timeout=10 -malloc_limit_mb=4)
 also=
+seed_dir=../shared/spine-examples
+more_builds=()
+libs=(-lpng)
 case $target in
     atlas) pattern='*.atlas'; dict=Tools/Fuzz/atlas.dict ;;
     json) pattern='*.json'; dict=Tools/Fuzz/json.dict ;;
@@ -35,17 +42,29 @@ case $target in
         pattern='*.skel'; also='*.json'; dict=Tools/Fuzz/json.dict; module=BoneworkWorld
         max_len=${FUZZ_MAX_LEN:-131072}; seed_size=-128k; limits=(-timeout=1 -malloc_limit_mb=64)
         ;;
-    *) echo "unknown target $target (atlas, json, binary, play, all)" >&2; exit 2 ;;
+    request)
+        pattern='*.request.json'; seed_dir=../shared/golden/renders; dict=Tools/Fuzz/json.dict
+        module=BoneworkRender; more_builds=(BoneworkWorld BoneworkRender); libs+=(-lGL -lEGL -lglfw)
+        ;;
+    scenario)
+        pattern='*.scenario.json'; seed_dir=../shared/golden; dict=Tools/Fuzz/json.dict
+        module=BoneworkConformance; more_builds=(BoneworkWorld BoneworkConformance)
+        ;;
+    png) pattern='*.png'; dict=; module=BoneworkImage; limits=(-timeout=10 -malloc_limit_mb=16) ;;
+    *) echo "unknown target $target (atlas, json, binary, play, request, scenario, png, all)" >&2; exit 2 ;;
 esac
 scratch=.build/fuzz
 swift build -c release --target "$module" --scratch-path "$scratch" \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >/dev/null
-builds=("$scratch/release/BoneworkFormat.build" "$scratch/release/BoneworkImage.build")
+builds=("$scratch/release/BoneworkImage.build")
+[ "$module" != BoneworkImage ] && builds+=("$scratch/release/BoneworkFormat.build")
 [ "$module" = BoneworkWorld ] && builds+=("$scratch/release/BoneworkWorld.build")
+for m in "${more_builds[@]}"; do builds+=("$scratch/release/$m.build"); done
 objects=$(find "${builds[@]}" -name '*.o')
 binary="$scratch/fuzz-$target"
 swiftc -O -sanitize=fuzzer,address -parse-as-library "Tools/Fuzz/Fuzz-$target.swift" \
-    -I "$scratch/release/Modules" -I Sources/CPNG $objects -lpng -o "$binary" 2>&1 \
+    -I "$scratch/release/Modules" -I Sources/CPNG -I Sources/CGL -I Sources/CEGL -I Sources/CGLFW $objects \
+    "${libs[@]}" -o "$binary" 2>&1 \
     | { grep -v "Cannot export local symbol" || true; }
 corpus=Tools/Fuzz/corpus/$target
 # Whole exports are too large to keep in the repository: play's corpus stays in .build.
@@ -55,7 +74,7 @@ seeds=$scratch/seeds-$target
 work=$scratch/work-$target
 artifacts=$scratch/artifacts-$target/
 mkdir -p "$corpus" "$seeds" "$work" "$artifacts"
-find ../shared/spine-examples \( -name "$pattern" ${also:+-o -name "$also"} \) -size "$seed_size" -exec cp {} "$seeds/" \;
+find "$seed_dir" \( -name "$pattern" ${also:+-o -name "$also"} \) -size "$seed_size" -exec cp {} "$seeds/" \;
 if [ -d "$regressions" ]; then cp "$regressions"/* "$seeds/"; fi
 echo "== fuzz $target for ${seconds}s $*"
 status=0

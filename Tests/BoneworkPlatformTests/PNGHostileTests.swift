@@ -100,3 +100,25 @@ import Testing
         }
     }
 }
+
+extension PNGHostileTests {
+    /// The inputs `Tools/fuzz.sh png` kept and the named regressions: each decodes (at the fuzz
+    /// target's limit of 2^20 pixels) or is a `PNGError` naming its file.
+    @Test func fuzzedPNGsDecodeOrFailNamingTheFile() throws {
+        let root = TestPaths.repositoryRoot.appendingPathComponent("Tools/Fuzz")
+        let files = try FuzzInputs.files(root, target: "png")
+        #expect(files.count >= 20, "Tools/Fuzz/corpus/png holds only \(files.count) inputs")
+        for url in files {
+            do {
+                let image = try PNG.decode(
+                    bytes: [UInt8](Data(contentsOf: url)), file: url.lastPathComponent, maximumPixelCount: 1 << 20)
+                #expect(image.pixels.count == image.width * image.height * 4)
+            } catch let error as PNGError {
+                #expect(error.file == url.lastPathComponent)
+            }
+        }
+        let claim = root.appendingPathComponent("regressions/png/claims-8192-square-from-11-bytes.png")
+        let error = try #require(Self.error([UInt8](Data(contentsOf: claim))))
+        #expect(error.reason.contains("cannot hold 8192x8192 pixels"), "\(error)")
+    }
+}

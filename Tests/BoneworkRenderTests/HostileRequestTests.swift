@@ -77,3 +77,39 @@ import Testing
         #expect(ContinuousClock.now - clock < .seconds(10))
     }
 }
+
+extension HostileRequestTests {
+    /// The inputs `Tools/fuzz.sh request` kept (Tools/Fuzz/corpus/request) and the named
+    /// regressions (Tools/Fuzz/regressions/request): each parses or is a `RenderError.request`
+    /// naming its file.
+    @Test func fuzzedRequestsParseOrFailNamingTheFile() throws {
+        let root = TestPaths.repositoryRoot.appendingPathComponent("Tools/Fuzz")
+        let files = try FuzzInputs.files(root, target: "request")
+        #expect(files.count >= 20, "Tools/Fuzz/corpus/request holds only \(files.count) inputs")
+        for url in files {
+            let bytes = try [UInt8](Data(contentsOf: url))
+            do {
+                _ = try RenderRequest(json: bytes, file: url.lastPathComponent)
+            } catch {
+                guard case .request(let message) = error else {
+                    Issue.record("\(url.lastPathComponent): \(error)")
+                    continue
+                }
+                #expect(message.hasPrefix(url.lastPathComponent + ": "), "\(message)")
+            }
+        }
+        for name in ["size-past-the-pixel-limit", "viewport-width-zero-as-a-float"] {
+            let url = root.appendingPathComponent("regressions/request/\(name).request.json")
+            #expect(Self.refusal(try [UInt8](Data(contentsOf: url))) != nil, "\(name) parsed")
+        }
+    }
+}
+
+extension HostileRequestTests {
+    @Test func everyGoldenRequestParses() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: TestPaths.renders.path)
+            .filter { $0.hasSuffix(".request.json") }
+        #expect(files.count == 70)
+        for file in files { _ = try RenderRequest(file: TestPaths.renders.path + "/" + file) }
+    }
+}

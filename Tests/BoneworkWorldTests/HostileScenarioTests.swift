@@ -90,3 +90,24 @@ import Testing
         #expect(parsed >= 30)
     }
 }
+
+extension HostileScenarioTests {
+    /// The inputs `Tools/fuzz.sh scenario` kept and the named regressions: each parses or is a
+    /// `Scenario.FormatError` naming its file.
+    @Test func fuzzedScenariosParseOrFailNamingTheFile() throws {
+        let root = TestPaths.repositoryRoot.appendingPathComponent("Tools/Fuzz")
+        let files = try FuzzInputs.files(root, target: "scenario")
+        #expect(files.count >= 20, "Tools/Fuzz/corpus/scenario holds only \(files.count) inputs")
+        for url in files {
+            do {
+                _ = try Scenario(file: url.path)
+            } catch let error as Scenario.FormatError {
+                #expect(error.description.hasPrefix(url.path + ": "), "\(error)")
+            }
+        }
+        for name in ["updates-past-the-work-limit", "set-entry-unknown-field"] {
+            let url = root.appendingPathComponent("regressions/scenario/\(name).scenario.json")
+            #expect(throws: Scenario.FormatError.self, "\(name)") { try Scenario(file: url.path) }
+        }
+    }
+}
