@@ -540,3 +540,16 @@ extension HostileValueTests {
         #expect(loaded >= 20)
     }
 }
+
+extension HostileValueTests {
+    /// JSON has no NaN or infinity: the parser refuses the literals some writers emit, so a path
+    /// spacing (or any float) from JSON is finite before the float range check even applies.
+    @Test func jsonNaNAndInfinityLiteralsAreRefusedAtTheirByte() throws {
+        for literal in ["NaN", "nan", "Infinity", "-Infinity", "inf", "1e999999"] {
+            let json =
+                #"{"bones": [{"name": "root"}], "slots": [{"name": "s", "bone": "root"}], "path": [{"name": "p", "bones": ["root"], "target": "s", "spacing": \#(literal)}]}"#
+            let error = try #require(Self.jsonError(json), "\(literal) loaded")
+            #expect(error.kind == .malformed, "\(error)")
+        }
+    }
+}
