@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets (the format readers, and play: load, play, draw), built with address
-# sanitizer. Targets, mutator, ten million executions: Docs/Fuzzing.md.
-#   Tools/fuzz.sh TARGET SECONDS [extra libFuzzer args]     TARGET: atlas | json | binary | play | all
+# Runs the libFuzzer targets (the format readers; play: load, play, draw; the other files users hand
+# in), built with address sanitizer. Targets, mutator, ten million executions: Docs/Fuzzing.md.
+#   Tools/fuzz.sh TARGET SECONDS [extra libFuzzer args]
+#   TARGET: atlas | json | binary | play | request | scenario | png | all
 #   e.g. Tools/fuzz.sh json 3600 -runs=10000000             (stops at whichever limit comes first)
 # Seeds: the example exports in ../shared/spine-examples, the corpus kept in the repository
 # (Tools/Fuzz/corpus/TARGET) and the named regression inputs (Tools/Fuzz/regressions/TARGET). New
@@ -16,18 +17,22 @@
 # Tools/Fuzz/Play): its inputs are whole exports (up to 128 KB), edited by a structure-aware
 # mutator (Tools/Fuzz/Mutator, built without instrumentation), each must finish within 1 s, and
 # single allocations up to 64 MB (a world's columns) are allowed.
+# `request`, `scenario` and `png` fuzz the other files users hand in: render requests
+# (RenderRequest, seeds from ../shared/golden/renders), scenario scripts (Scenario, seeds from
+# ../shared/golden) and PNG pages (PNG.decode capped at 2^20 pixels, seeds from the examples).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?target: atlas, json, binary or all}
+target=${1:?target: atlas, json, binary, play, request, scenario, png or all}
 seconds=${2:-60}
 shift 2 || true
 if [ "$target" = all ]; then
-    for t in atlas json binary play; do "$0" "$t" "$seconds" "$@"; done
+    for t in atlas json binary play request scenario png; do "$0" "$t" "$seconds" "$@"; done
     exit 0
 fi
 module=BoneworkFormat
 builds=(BoneworkFormat BoneworkImage)
 link=()
+seed_dir=../shared/spine-examples
 max_len=${FUZZ_MAX_LEN:-4096}
 seed_size=-24k
 limits=(-timeout=10 -malloc_limit_mb=4)
@@ -42,7 +47,17 @@ case $target in
         link=(-I Sources/CGL -I Sources/CEGL -I Sources/CGLFW -lGL -lEGL -lglfw)
         max_len=${FUZZ_MAX_LEN:-131072}; seed_size=-128k; limits=(-timeout=1 -malloc_limit_mb=64)
         ;;
-    *) echo "unknown target $target (atlas, json, binary, play, all)" >&2; exit 2 ;;
+    request)
+        pattern='*.request.json'; seed_dir=../shared/golden/renders; dict=Tools/Fuzz/json.dict
+        module=BoneworkRender; builds+=(BoneworkWorld BoneworkRender)
+        link=(-I Sources/CGL -I Sources/CEGL -I Sources/CGLFW -lGL -lEGL -lglfw)
+        ;;
+    scenario)
+        pattern='*.scenario.json'; seed_dir=../shared/golden; dict=Tools/Fuzz/json.dict
+        module=BoneworkConformance; builds+=(BoneworkWorld BoneworkConformance)
+        ;;
+    png) pattern='*.png'; dict=; module=BoneworkImage; builds=(BoneworkImage); limits=(-timeout=10 -malloc_limit_mb=16) ;;
+    *) echo "unknown target $target (atlas, json, binary, play, request, scenario, png, all)" >&2; exit 2 ;;
 esac
 scratch=.build/fuzz
 swift build -c release --target "$module" --scratch-path "$scratch" \
@@ -69,7 +84,7 @@ seeds=$scratch/seeds-$target
 work=$scratch/work-$target
 artifacts=$scratch/artifacts-$target/
 mkdir -p "$corpus" "$seeds" "$work" "$artifacts"
-find ../shared/spine-examples \( -name "$pattern" ${also:+-o -name "$also"} \) -size "$seed_size" -exec cp {} "$seeds/" \;
+find "$seed_dir" \( -name "$pattern" ${also:+-o -name "$also"} \) -size "$seed_size" -exec cp {} "$seeds/" \;
 if [ -d "$regressions" ]; then cp "$regressions"/* "$seeds/"; fi
 echo "== fuzz $target for ${seconds}s $*"
 # A Swift trap goes to libFuzzer's crash handler: Swift's own backtracer would read the process's

@@ -206,7 +206,10 @@ public struct SkinAndAnimationBounds: BoundsProvider {
             try probe.drawable.world.setToSetupPose(probe.entity)
             let state = try probe.drawable.animationState
             try state.setAnimation(0, name, loop: false)
-            let steps = max(1, min(10_000, Int((duration / stepTime).rounded(.up))))
+            // Clamped before converting: a key time near the float maximum (which loads) makes
+            // the ratio infinite, and converting that to an integer would trap.
+            let ratio = (duration / stepTime).rounded(.up)
+            let steps = ratio >= 10_000 ? 10_000 : (ratio >= 1 ? Int(ratio) : 1)
             for k in 0...steps {
                 try probe.drawable.update(delta: k == 0 ? 0 : stepTime)
                 result = Bounds.union(result, try Bounds.of(probe.world, probe.entity))

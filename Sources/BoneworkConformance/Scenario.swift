@@ -122,6 +122,25 @@ public struct Scenario: Sendable {
         case updateWorldTransform(Physics)
     }
 
+    /// The most updates one script runs, counting each `each` op as one more: a script of any size
+    /// runs in bounded time (the reference scenarios run a few hundred).
+    public static let maxUpdateWork = 1_000_000
+    /// The most frames one script records (each is a whole pose).
+    public static let maxRecordedFrames = 10_000
+    /// The largest script file read (`init(file:)`).
+    public static let maxFileBytes = 16 << 20
+
+    /// The track entry fields `setEntry` sets, and the kind of value each takes.
+    public static let entryFields: [String: String] = [
+        "reverse": "true or false", "loop": "true or false", "holdPrevious": "true or false",
+        "shortestRotation": "true or false", "timeScale": "a number", "alpha": "a number", "mixDuration": "a number",
+        "trackTime": "a number", "trackEnd": "a number", "animationStart": "a number", "animationEnd": "a number",
+        "animationLast": "a number", "eventThreshold": "a number", "attachmentThreshold": "a number",
+        "mixAttachmentThreshold": "a number", "alphaAttachmentThreshold": "a number",
+        "drawOrderThreshold": "a number", "mixDrawOrderThreshold": "a number", "delay": "a number",
+        "mixBlend": "setup, first, replace or add",
+    ]
+
     /// A script error: which step (or key) and what was wrong.
     public struct FormatError: Error, CustomStringConvertible {
         /// What was wrong, naming the step or key.
@@ -141,7 +160,16 @@ public struct Scenario: Sendable {
         self.steps = steps
     }
 
-    /// Parses a scenario document.
+    /// Reads and parses a script file of at most ``maxFileBytes``.
+    public init(file: String) throws {
+        try self.init(json: SkeletonLoader.readFile(file, limit: Self.maxFileBytes), file: file)
+    }
+
+    /// Parses a scenario document. Every value is checked where it is read, and the error names
+    /// the file and the JSON path: numbers must fit a 32-bit float, tracks lie in
+    /// 0..<`AnimationStateStore.maxTracks`, `setEntry` names a known field with a value of its
+    /// kind, and the script's updates and recorded frames stay within ``maxUpdateWork`` and
+    /// ``maxRecordedFrames``.
     public init(json bytes: [UInt8], file: String = "scenario") throws {
         let document: ScenarioJSON
         do {
@@ -191,12 +219,23 @@ public struct Scenario: Sendable {
             guard case .bool(let b)? = o[key] else { throw fail("\(path).\(key)", "true or false") }
             return b
         }
+        /// A number the engine keeps as a 32-bit float: one past float range would be infinite.
+        func float(_ o: [String: ScenarioJSON], _ key: String, _ path: String, default d: Double? = nil) throws
+            -> Float
+        {
+            let value = Float(try number(o, key, path, default: d))
+            guard value.isFinite else { throw fail("\(path).\(key)", "a number within float range (|x| < 3.4e38)") }
+            return value
+        }
         func optionalNumber(_ o: [String: ScenarioJSON], _ key: String, _ path: String) throws -> Float? {
-            switch o[key] {
-            case nil: return nil
-            case .number(let n)?: return Float(n)
-            default: throw fail("\(path).\(key)", "a number")
+            o[key] == nil ? nil : try float(o, key, path)
+        }
+        func track(_ o: [String: ScenarioJSON], _ path: String) throws -> Int {
+            let t = try int(o, "track", path)
+            guard t >= 0, t < AnimationStateStore.maxTracks else {
+                throw fail("\(path).track", "a track in 0..<\(AnimationStateStore.maxTracks)")
             }
+            return t
         }
         func optionalBool(_ o: [String: ScenarioJSON], _ key: String, _ path: String) throws -> Bool? {
             o[key] == nil ? nil : try bool(o, key, path)
@@ -207,7 +246,9 @@ public struct Scenario: Sendable {
             }
             var c: [Float] = []
             for item in items {
-                guard case .number(let n) = item else { throw fail("\(path).\(key)", "[r, g, b, a] of numbers") }
+                guard case .number(let n) = item, Float(n).isFinite else {
+                    throw fail("\(path).\(key)", "[r, g, b, a] of numbers within float range")
+                }
                 c.append(Float(n))
             }
             return Color(c[0], c[1], c[2], c[3])
@@ -290,12 +331,11 @@ public struct Scenario: Sendable {
                     gravity: try optionalNumber(s, "gravity", path), mix: try optionalNumber(s, "mix", path))
             case "physicsTranslate":
                 try keys("x", "y")
-                return .physicsTranslate(x: Float(try number(s, "x", path)), y: Float(try number(s, "y", path)))
+                return .physicsTranslate(x: try float(s, "x", path), y: try float(s, "y", path))
             case "physicsRotate":
                 try keys("x", "y", "degrees")
                 return .physicsRotate(
-                    x: Float(try number(s, "x", path)), y: Float(try number(s, "y", path)),
-                    degrees: Float(try number(s, "degrees", path)))
+                    x: try float(s, "x", path), y: try float(s, "y", path), degrees: try float(s, "degrees", path))
             case "updateWorldTransform":
                 try keys("physics")
                 let name = try string(s, "physics", path)
@@ -309,19 +349,21 @@ public struct Scenario: Sendable {
         skeleton = try string(root, "skeleton", "$")
         atlas = try optionalString(root, "atlas", "$")
         skin = try optionalString(root, "skin", "$")
-        defaultMix = Float(try number(root, "defaultMix", "$", default: 0))
+        defaultMix = try float(root, "defaultMix", "$", default: 0)
         mixes = []
         if let list = root["mixes"] {
             guard case .array(let list) = list else { throw fail("$.mixes", "an array") }
             for (i, item) in list.enumerated() {
                 let path = "$.mixes[\(i)]"
                 guard case .object(let m) = item else { throw fail(path, "an object") }
-                mixes.append(
-                    (try string(m, "from", path), try string(m, "to", path), Float(try number(m, "duration", path))))
+                mixes.append((try string(m, "from", path), try string(m, "to", path), try float(m, "duration", path)))
             }
         }
         guard case .array(let list)? = root["steps"] else { throw fail("$.steps", "an array") }
         steps = []
+        var updateWork = 0
+        var recordedFrames = 0
+        var entryMade = false
         for (i, item) in list.enumerated() {
             let path = "$.steps[\(i)]"
             guard case .object(let s) = item else { throw fail(path, "an object") }
@@ -333,45 +375,55 @@ public struct Scenario: Sendable {
             func keys(_ fields: String...) throws { try only(s, Set(fields + ["op"]), path) }
             switch op {
             case "setAnimation":
+                entryMade = true
                 try keys("track", "animation", "loop")
                 steps.append(
                     .setAnimation(
-                        track: try int(s, "track", path), animation: try string(s, "animation", path),
+                        track: try track(s, path), animation: try string(s, "animation", path),
                         loop: try bool(s, "loop", path)))
             case "addAnimation":
+                entryMade = true
                 try keys("track", "animation", "loop", "delay")
                 steps.append(
                     .addAnimation(
-                        track: try int(s, "track", path), animation: try string(s, "animation", path),
-                        loop: try bool(s, "loop", path), delay: Float(try number(s, "delay", path, default: 0))))
+                        track: try track(s, path), animation: try string(s, "animation", path),
+                        loop: try bool(s, "loop", path), delay: try float(s, "delay", path, default: 0)))
             case "setEmptyAnimation":
+                entryMade = true
                 try keys("track", "mixDuration")
                 steps.append(
-                    .setEmptyAnimation(
-                        track: try int(s, "track", path), mixDuration: Float(try number(s, "mixDuration", path))))
+                    .setEmptyAnimation(track: try track(s, path), mixDuration: try float(s, "mixDuration", path)))
             case "addEmptyAnimation":
+                entryMade = true
                 try keys("track", "mixDuration", "delay")
                 steps.append(
                     .addEmptyAnimation(
-                        track: try int(s, "track", path), mixDuration: Float(try number(s, "mixDuration", path)),
-                        delay: Float(try number(s, "delay", path, default: 0))))
+                        track: try track(s, path), mixDuration: try float(s, "mixDuration", path),
+                        delay: try float(s, "delay", path, default: 0)))
             case "setEntry":
                 try keys("field", "value")
+                guard entryMade else { throw fail(path, "a setEntry after a step that sets or adds an animation") }
                 let field = try string(s, "field", path)
+                guard let kind = Self.entryFields[field] else {
+                    throw fail(
+                        "\(path).field",
+                        "a track entry field (\(Self.entryFields.keys.sorted().joined(separator: ", ")))")
+                }
                 let value: Value
                 switch s["value"] {
-                case .bool(let b)?: value = .bool(b)
-                case .number(let n)?: value = .number(n)
-                case .string(let t)?: value = .text(t)
-                default: throw fail("\(path).value", "a number, boolean or string")
+                case .bool(let b)? where kind == "true or false": value = .bool(b)
+                case .number(let n)? where kind == "a number" && Float(n).isFinite: value = .number(n)
+                case .string(let t)? where ["setup", "first", "replace", "add"].contains(t) && field == "mixBlend":
+                    value = .text(t)
+                default: throw fail("\(path).value", field == "mixBlend" ? kind : "\(kind) for \(field)")
                 }
                 steps.append(.setEntry(field: field, value: value))
             case "setTimeScale":
                 try keys("value")
-                steps.append(.setTimeScale(Float(try number(s, "value", path))))
+                steps.append(.setTimeScale(try float(s, "value", path)))
             case "clearTrack":
                 try keys("track")
-                steps.append(.clearTrack(try int(s, "track", path)))
+                steps.append(.clearTrack(try track(s, path)))
             case "clearTracks":
                 try keys()
                 steps.append(.clearTracks)
@@ -421,7 +473,18 @@ public struct Scenario: Sendable {
                         each.append(c)
                     }
                 }
-                steps.append(.update(dt: Float(try number(s, "dt", path)), count: count, record: record, each: each))
+                // Each update runs its `each` ops; recorded frames keep a whole pose each.
+                updateWork += count * (1 + each.count)
+                guard updateWork <= Self.maxUpdateWork else {
+                    throw fail(
+                        "\(path).count",
+                        "at most \(Self.maxUpdateWork) updates in a script (each op in `each` counts one)")
+                }
+                recordedFrames += record == .each ? count : (record == .last && count > 0 ? 1 : 0)
+                guard recordedFrames <= Self.maxRecordedFrames else {
+                    throw fail("\(path).record", "at most \(Self.maxRecordedFrames) recorded frames in a script")
+                }
+                steps.append(.update(dt: try float(s, "dt", path), count: count, record: record, each: each))
             default:
                 throw fail("\(path).op", "a known operation (got '\(op)')")
             }

@@ -13,4 +13,10 @@ enum LoadBudget {
     static func resolvedFrames(fileSize: Int, cap: Int) -> Int {
         min(cap, 1024 &+ max(0, fileSize))
     }
+
+    /// Values the world compiles into its per-skin update plans (`SkeletonDataValidator`): 65,536
+    /// plus 16 per byte of file, at most 2^26.
+    static func compiledPlanValues(fileSize: Int) -> Int {
+        min(1 << 26, (1 << 16) &+ 16 &* max(0, fileSize))
+    }
 }

@@ -55,6 +55,10 @@ public struct SkeletonDataBuilder {
     /// Animations in file order; build each timeline with ``TimelineBuilder``.
     public var animations: [AnimationData] = []
 
+    /// The size of the file read, in bytes: what the world may spend compiling the skeleton is
+    /// budgeted in proportion to it (`LoadBudget`); 0 for a builder filled in code.
+    var sourceBytes = 0
+
     private var nameIDs: [String: Int32] = [:]
     /// (skin, slot, name id) -> position in that skin's entries, so that adding and finding entries
     /// stays linear in the file size however large a skin is.
@@ -321,6 +325,15 @@ public struct TimelineBuilder {
             y += dy
             i += 2
         }
+    }
+
+    /// Whether bezier segment `bezier` (stored by ``setBezier``) sampled to finite points only.
+    /// Handles that are finite but far out of range (|x| near 3.4e38) overflow the forward
+    /// differencing; the readers refuse such a curve at its place instead of storing infinities.
+    public func bezierIsFinite(_ bezier: Int) -> Bool {
+        let start = frameCount + bezier * CurveType.bezierSize
+        guard start >= 0, start + CurveType.bezierSize <= curves.count else { return false }
+        return curves[start..<(start + CurveType.bezierSize)].allSatisfy(\.isFinite)
     }
 }
 

@@ -73,6 +73,108 @@ struct SkeletonDataValidator {
         }
         for a in b.attachments { try validate(a) }
         for animation in b.animations { try validate(animation) }
+        try validateFinite()
+        try validatePlanSize()
+    }
+
+    /// The world compiles one update plan per skin (and one for no skin): its update order, what
+    /// it activates and its attachment table, each as long as the bones, slots, constraints and
+    /// attachment names, plus the bones of the path attachments its path constraints follow.
+    /// That is a product of counts: a few kilobytes of skins times a few kilobytes of bones would
+    /// make a spawn allocate gigabytes. The update order (the reference's update cache) also
+    /// updates a constrained bone's descendants again after each constraint: its length, and
+    /// every instance's bone updates per frame, can reach bones x constraints, counted here as
+    /// each constraint's bones' subtree sizes. Real exports need under 0.1 values per byte of
+    /// file; the budget allows 16 per byte (and 65,536 for any file).
+    private func validatePlanSize() throws {
+        let b = builder
+        var entries = 0
+        var pathBones: [Int32: Int] = [:]
+        for skin in b.skins {
+            entries &+= skin.entries.count
+            for entry in skin.entries where b.attachments[Int(entry.attachment)].kind == .path {
+                pathBones[entry.slot, default: 0] &+= max(1, b.attachments[Int(entry.attachment)].bones.count)
+            }
+        }
+        var keyedNames = 0
+        for animation in b.animations {
+            for t in animation.timelines where t.kind == .attachment { keyedNames &+= Int(t.frameCount) }
+        }
+        var followed = 0
+        for c in b.pathConstraints { followed &+= pathBones[c.target] ?? 0 }
+        // Subtree sizes, children after parents: one pass from the leaves up.
+        var subtree = [Int](repeating: 1, count: b.bones.count)
+        for i in stride(from: b.bones.count - 1, to: 0, by: -1) { subtree[Int(b.bones[i].parent)] &+= subtree[i] }
+        var updatedAgain = 0
+        for c in b.ikConstraints where !c.bones.isEmpty { updatedAgain &+= subtree[Int(c.bones[0])] }
+        for c in b.transformConstraints { for bone in c.bones { updatedAgain &+= subtree[Int(bone)] } }
+        for c in b.pathConstraints { for bone in c.bones { updatedAgain &+= subtree[Int(bone)] } }
+        for c in b.physicsConstraints { updatedAgain &+= subtree[Int(c.bone)] }
+        let constraints =
+            b.ikConstraints.count &+ b.transformConstraints.count &+ b.pathConstraints.count
+            &+ b.physicsConstraints.count
+        let perPlan =
+            b.bones.count &+ b.slots.count &+ constraints &+ entries &+ keyedNames &+ followed &+ updatedAgain
+        let (values, overflow) = (b.skins.count &+ 1).multipliedReportingOverflow(by: perPlan)
+        let budget = LoadBudget.compiledPlanValues(fileSize: b.sourceBytes)
+        guard !overflow, values <= budget else {
+            throw LoadError(
+                .limitExceeded, file: b.file, at: .file,
+                expected: "at most \(budget) compiled plan values for a file of this size "
+                    + "(skins + 1 times bones, slots, constraints, attachment names, path bones and "
+                    + "the bones constraints update again)",
+                found: "\(b.skins.count + 1) plans of \(perPlan) values")
+        }
+    }
+
+    /// Every float the systems read is finite. The readers refuse non-finite values where they
+    /// read them (with their place); this catches what arithmetic at load makes of finite ones
+    /// (a load scale that overflows a large coordinate), so that no infinity reaches a pose from
+    /// the data itself.
+    private func validateFinite() throws {
+        let b = builder
+        func finite(_ values: [Float], _ what: @autoclosure () -> String) throws {
+            for value in values where !value.isFinite { throw fail(what(), "finite values", value) }
+        }
+        try finite([b.x, b.y, b.width, b.height, b.referenceScale, b.fps], "skeleton header")
+        for bone in b.bones {
+            try finite(
+                [bone.x, bone.y, bone.rotation, bone.scaleX, bone.scaleY, bone.shearX, bone.shearY, bone.length],
+                "bone \(bone.name)")
+        }
+        for c in b.ikConstraints { try finite([c.mix, c.softness], "ik \(c.name)") }
+        for c in b.transformConstraints {
+            try finite(
+                [
+                    c.mixRotate, c.mixX, c.mixY, c.mixScaleX, c.mixScaleY, c.mixShearY, c.offsetRotation, c.offsetX,
+                    c.offsetY, c.offsetScaleX, c.offsetScaleY, c.offsetShearY,
+                ], "transform \(c.name)")
+        }
+        for c in b.pathConstraints {
+            try finite([c.offsetRotation, c.position, c.spacing, c.mixRotate, c.mixX, c.mixY], "path \(c.name)")
+        }
+        for c in b.physicsConstraints {
+            try finite(
+                [
+                    c.x, c.y, c.rotate, c.scaleX, c.shearX, c.limit, c.step, c.inertia, c.strength, c.damping,
+                    c.massInverse, c.wind, c.gravity, c.mix,
+                ], "physics \(c.name)")
+        }
+        for a in b.attachments {
+            try finite([a.x, a.y, a.rotation, a.scaleX, a.scaleY, a.width, a.height], "attachment \(a.name)")
+            try finite(a.vertices, "attachment \(a.name) vertices")
+            try finite(a.regionUVs, "attachment \(a.name) uvs")
+            try finite(a.lengths, "attachment \(a.name) path lengths")
+        }
+        for e in b.events { try finite([e.floatValue, e.volume, e.balance], "event \(e.name)") }
+        for animation in b.animations {
+            try finite([animation.duration], "animation \(animation.name) duration")
+            try finite(animation.frames, "animation \(animation.name) keys")
+            try finite(animation.curves, "animation \(animation.name) curves")
+            for key in animation.events {
+                try finite([key.time, key.floatValue, key.volume, key.balance], "animation \(animation.name) event")
+            }
+        }
     }
 
     private func validate(_ a: AttachmentData) throws {
@@ -130,8 +232,11 @@ struct SkeletonDataValidator {
             break
         }
         if let sequence = a.sequence {
-            guard sequence.count >= 0, sequence.count <= 100_000 else {
-                throw fail("sequence of \(a.name)", "a frame count in 0...100000", sequence.count)
+            guard sequence.count >= 1, sequence.count <= 100_000 else {
+                throw fail("sequence of \(a.name)", "a frame count in 1...100000", sequence.count)
+            }
+            guard sequence.setupIndex >= 0 else {
+                throw fail("sequence of \(a.name)", "a non-negative setup index", sequence.setupIndex)
             }
         }
     }

@@ -299,8 +299,12 @@ extension JSONSkeletonReading {
             c.step = 1 / Float(fps)
             c.inertia = try float(node, "inertia", 1)
             c.strength = try float(node, "strength", 100)
-            c.damping = try float(node, "damping", 1)
-            c.massInverse = 1 / (try float(node, "mass", 1))
+            c.damping = ValueLimits.clampDamping(try float(node, "damping", 1))
+            let mass = try float(node, "mass", 1)
+            guard ValueLimits.isUsableMass(mass) else {
+                throw error(.malformed, node, member: "mass", expected: ValueLimits.massExpected, found: "\(mass)")
+            }
+            c.massInverse = 1 / mass
             c.wind = try float(node, "wind", 0)
             c.gravity = try float(node, "gravity", 0)
             c.mix = try float(node, "mix", 1)
@@ -398,8 +402,17 @@ extension JSONSkeletonReading {
             guard uvCount % 2 == 0 else {
                 throw error(.malformed, uvsNode, expected: "an even number of uvs", found: "\(uvCount)")
             }
+            // As in a .skel, whose triangle count could not be stored for a mesh without vertices.
+            guard uvCount > 0 else {
+                throw error(.malformed, uvsNode, expected: "a mesh with at least one vertex", found: "no uvs")
+            }
             a.regionUVs = try floats(uvsNode)
             try readVertices(node, into: &a, length: uvCount)
+            guard doc.count(trianglesNode) % 3 == 0 else {
+                throw error(
+                    .malformed, trianglesNode, expected: "three vertex indices per triangle",
+                    found: "\(doc.count(trianglesNode)) indices")
+            }
             a.triangles = try shorts(trianglesNode)
             for (i, index) in a.triangles.enumerated() where Int(index) >= uvCount / 2 {
                 throw error(
@@ -461,10 +474,18 @@ extension JSONSkeletonReading {
         var sequence = SequenceData(
             count: try int(sequenceNode, "count", 0), start: try int(sequenceNode, "start", 1),
             digits: try int(sequenceNode, "digits", 0), setupIndex: try int(sequenceNode, "setupIndex", 0))
-        guard sequence.count >= 0, sequence.count <= 100_000 else {
+        // As a .skel: at least one frame (the reference would index an empty frame list), and a
+        // setup frame that is not negative (-1 would mean "the setup frame" at run time); a setup
+        // frame past the count shows the last frame, as in the reference.
+        guard sequence.count >= 1, sequence.count <= 100_000 else {
             throw error(
-                .limitExceeded, sequenceNode, member: "count", expected: "a frame count in 0...100000",
+                .limitExceeded, sequenceNode, member: "count", expected: "a sequence of 1...100000 frames",
                 found: "\(sequence.count)")
+        }
+        guard sequence.setupIndex >= 0 else {
+            throw error(
+                .malformed, sequenceNode, member: "setupIndex", expected: "a non-negative sequence setup index",
+                found: "\(sequence.setupIndex)")
         }
         guard sequence.digits >= 0, sequence.digits <= Self.maxSequenceDigits else {
             throw error(

@@ -53,6 +53,14 @@ public enum SkeletonLoader {
     /// Reads a whole file into memory, with a typed error naming it on failure and giving the
     /// system's reason: `found cannot open: No such file or directory`.
     public static func readFile(_ file: String) throws -> [UInt8] {
+        try readFile(file, limit: nil)
+    }
+
+    /// Reads a whole file of at most `limit` bytes (nil: any size). A longer file, or a device
+    /// that never ends (`/dev/zero`), is refused after `limit + 1` bytes have been read, not
+    /// read into memory whole.
+    /// - Throws: `LoadError` (`.io`, or `.limitExceeded` naming the limit).
+    public static func readFile(_ file: String, limit: Int?) throws -> [UInt8] {
         let descriptor = open(file, O_RDONLY)
         guard descriptor >= 0 else {
             throw LoadError(
@@ -61,8 +69,16 @@ public enum SkeletonLoader {
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
-            let data = try handle.readToEnd() ?? Data()
+            guard let limit else { return [UInt8](try handle.readToEnd() ?? Data()) }
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            guard data.count <= limit else {
+                throw LoadError(
+                    .limitExceeded, file: file, at: .file, expected: "a file of at most \(limit) bytes",
+                    found: "more")
+            }
             return [UInt8](data)
+        } catch let error as LoadError {
+            throw error
         } catch {
             throw LoadError(.io, file: file, at: .file, expected: "a readable file", found: "\(error)")
         }

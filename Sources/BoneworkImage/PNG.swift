@@ -57,6 +57,16 @@ public enum PNG {
 
     /// Decodes PNG bytes; `file` names them in errors.
     public static func decode(bytes: [UInt8], file: String) throws -> Image {
+        try decode(bytes: bytes, file: file, maximumPixelCount: maximumPixelCount)
+    }
+
+    /// Decodes PNG bytes of at most `limit` pixels (and ``maximumDimension`` per side); `file`
+    /// names them in errors. Before any pixel memory is allocated, the header's size is checked
+    /// against the limit and against what the file's compressed image data could hold at all
+    /// (deflate expands at most 1032 times): a file of a few hundred bytes that claims 8192 x 8192
+    /// pixels is refused without allocating 256 MiB.
+    /// - Throws: `PNGError` (`corrupt`, or `limitExceeded` naming the size).
+    public static func decode(bytes: [UInt8], file: String, maximumPixelCount limit: Int) throws -> Image {
         guard !bytes.isEmpty else { throw PNGError(.corrupt, file: file, reason: "empty file") }
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
@@ -67,15 +77,23 @@ public enum PNG {
         guard begun != 0 else { throw PNGError(.corrupt, file: file, reason: message(of: image)) }
         let width = Int(image.width)
         let height = Int(image.height)
-        guard width > 0, height > 0, width <= maximumDimension, height <= maximumDimension,
-            width * height <= maximumPixelCount
+        guard width > 0, height > 0, width <= maximumDimension, height <= maximumDimension, width * height <= limit
         else {
             png_image_free(&image)
             throw PNGError(
                 .limitExceeded, file: file,
-                reason:
-                    "\(width)x\(height) pixels exceed the limit of \(maximumDimension) per side and \(maximumPixelCount) in all"
+                reason: "\(width)x\(height) pixels exceed the limit of \(maximumDimension) per side and \(limit) in all"
             )
+        }
+        if let (imageData, bitsPerPixel) = compressedImageData(bytes) {
+            // The least the image data inflates to (every row's pixels, without filter bytes).
+            let least = width * height * bitsPerPixel / 8
+            guard least <= imageData * 1032 + 1032 else {
+                png_image_free(&image)
+                throw PNGError(
+                    .corrupt, file: file,
+                    reason: "\(imageData) bytes of image data cannot hold \(width)x\(height) pixels (truncated file?)")
+            }
         }
         image.format = bonework_png_format_rgba
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -140,6 +158,34 @@ public enum PNG {
             bytes.removeLast(bytes.count - size)
             return bytes
         }
+    }
+
+    /// The bytes of compressed image data (all IDAT chunks, as far as the file holds them) and the
+    /// bits per pixel the header declares; nil when the bytes do not start like a PNG (libpng has
+    /// accepted the header by then, so that does not happen). Reads chunk headers only.
+    static func compressedImageData(_ bytes: [UInt8]) -> (bytes: Int, bitsPerPixel: Int)? {
+        guard bytes.count >= 33 else { return nil }
+        let depth = Int(bytes[24])
+        let channels: Int
+        switch bytes[25] {
+        case 0, 3: channels = 1
+        case 2: channels = 3
+        case 4: channels = 2
+        case 6: channels = 4
+        default: return nil
+        }
+        var total = 0
+        var at = 8
+        while at + 8 <= bytes.count {
+            let length =
+                Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            let isData =
+                bytes[at + 4] == 0x49 && bytes[at + 5] == 0x44 && bytes[at + 6] == 0x41 && bytes[at + 7] == 0x54
+            let present = min(length, bytes.count - (at + 8))
+            if isData { total += present }
+            at += 8 + present + 4
+        }
+        return (total, depth * channels)
     }
 
     /// libpng's error text stored in the image header.

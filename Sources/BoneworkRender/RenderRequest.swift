@@ -52,15 +52,32 @@ public struct RenderRequest: Sendable, Equatable {
             && l.height == r.height && l.background == r.background
     }
 
-    /// Parses a request file's JSON; every field is checked, errors name the field.
+    /// The fields of a request file (`spine-render-request-1`); any other is refused.
+    public static let fields: Set<String> = [
+        "format", "skeleton", "atlas", "skin", "animation", "step", "dt", "viewport", "size", "background",
+    ]
+    /// The most updates a request may ask for before its frame is drawn.
+    public static let maxSteps = 1_000_000
+    /// The largest image a request may ask for: each side at most ``PNG/maximumDimension``, and
+    /// at most ``PNG/maximumPixelCount`` pixels (256 MiB of RGBA, what a PNG page may decode to).
+    public static let maxPixels = PNG.maximumPixelCount
+
+    /// Parses a request file's JSON; every field is checked, errors name the file and the field
+    /// (`FILE: `field` must be ...`). Numbers must fit a 32-bit float where the renderer keeps
+    /// them as one, the image must fit ``maxPixels``, and a field the format does not define is
+    /// refused (a misspelt one would otherwise be ignored).
     public init(json bytes: [UInt8], file: String) throws(RenderError) {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: Data(bytes))
         } catch {
-            throw .request("\(file): not JSON (\(error))")
+            throw .request("\(file): not JSON (\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? error))")
         }
         guard let root = object as? [String: Any] else { throw .request("\(file): expected a JSON object") }
+        for key in root.keys.sorted() where !Self.fields.contains(key) {
+            throw .request(
+                "\(file): `\(key)` is not a request field (\(Self.fields.sorted().joined(separator: ", ")))")
+        }
         func string(_ key: String) throws(RenderError) -> String {
             guard let value = root[key] as? String else { throw .request("\(file): `\(key)` must be a string") }
             return value
@@ -70,16 +87,17 @@ public struct RenderRequest: Sendable, Equatable {
             guard let text = value as? String else { throw .request("\(file): `\(key)` must be a string or null") }
             return text
         }
-        func numbers(_ key: String, _ count: Int) throws(RenderError) -> [Double] {
+        /// `count` numbers, each finite and within float range (the renderer keeps 32-bit floats).
+        func floats(_ key: String, _ count: Int) throws(RenderError) -> [Float] {
             guard let array = root[key] as? [Any], array.count == count else {
                 throw .request("\(file): `\(key)` must be an array of \(count) numbers")
             }
-            var result: [Double] = []
+            var result: [Float] = []
             for element in array {
-                guard let number = element as? NSNumber, number.doubleValue.isFinite else {
-                    throw .request("\(file): `\(key)` must hold finite numbers")
+                guard let number = element as? NSNumber, Float(number.doubleValue).isFinite else {
+                    throw .request("\(file): `\(key)` must hold finite numbers within float range (|x| < 3.4e38)")
                 }
-                result.append(number.doubleValue)
+                result.append(Float(number.doubleValue))
             }
             return result
         }
@@ -91,33 +109,41 @@ public struct RenderRequest: Sendable, Equatable {
         skin = try optionalString("skin")
         animation = try optionalString("animation")
         guard let step = root["step"] as? NSNumber, let steps = Int(exactly: step.doubleValue), steps >= 0,
-            steps <= 1_000_000
+            steps <= Self.maxSteps
         else {
-            throw .request("\(file): `step` must be an integer in 0...1000000")
+            throw .request("\(file): `step` must be an integer in 0...\(Self.maxSteps)")
         }
         self.steps = steps
-        guard let dt = root["dt"] as? NSNumber, dt.doubleValue.isFinite, dt.doubleValue >= 0 else {
-            throw .request("\(file): `dt` must be a finite number >= 0")
+        guard let dt = root["dt"] as? NSNumber, Float(dt.doubleValue).isFinite, dt.doubleValue >= 0 else {
+            throw .request("\(file): `dt` must be a number >= 0 within float range")
         }
         delta = Float(dt.doubleValue)
-        let v = try numbers("viewport", 4)
+        let v = try floats("viewport", 4)
+        // Checked as the floats the projection divides by (1e-300 is not 0 as a double).
         guard v[2] != 0, v[3] != 0 else { throw .request("\(file): `viewport` width and height must not be 0") }
-        viewport = WorldViewport(x: Float(v[0]), y: Float(v[1]), width: Float(v[2]), height: Float(v[3]))
-        let size = try numbers("size", 2)
-        guard let w = Int(exactly: size[0]), let h = Int(exactly: size[1]), (1...16384).contains(w),
-            (1...16384).contains(h)
+        viewport = WorldViewport(x: v[0], y: v[1], width: v[2], height: v[3])
+        guard let size = root["size"] as? [Any], size.count == 2, let wn = size[0] as? NSNumber,
+            let hn = size[1] as? NSNumber, let w = Int(exactly: wn.doubleValue), let h = Int(exactly: hn.doubleValue),
+            (1...PNG.maximumDimension).contains(w), (1...PNG.maximumDimension).contains(h), w * h <= Self.maxPixels
         else {
-            throw .request("\(file): `size` must be two integers in 1...16384")
+            throw .request(
+                "\(file): `size` must be two integers in 1...\(PNG.maximumDimension), at most \(Self.maxPixels) pixels")
         }
         width = w
         height = h
-        let b = try numbers("background", 4)
-        background = (Float(b[0]), Float(b[1]), Float(b[2]), Float(b[3]))
+        let b = try floats("background", 4)
+        guard b.allSatisfy({ (0...1).contains($0) }) else {
+            throw .request("\(file): `background` must hold four numbers in 0...1")
+        }
+        background = (b[0], b[1], b[2], b[3])
     }
 
-    /// Reads and parses a request file.
+    /// The largest request file read (requests are a few hundred bytes).
+    public static let maxFileBytes = 1 << 20
+
+    /// Reads and parses a request file (at most ``maxFileBytes``).
     public init(file: String) throws {
-        try self.init(json: SkeletonLoader.readFile(file), file: file)
+        try self.init(json: SkeletonLoader.readFile(file, limit: Self.maxFileBytes), file: file)
     }
 }
 

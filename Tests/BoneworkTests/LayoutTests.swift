@@ -108,6 +108,25 @@ import Testing
         #expect(Self.near(current, Rect(x: -40, y: -5, width: 100, height: 50)), "\(current)")
     }
 
+    /// A key time near the float maximum loads (it is finite); sampling that animation is capped at
+    /// 10,000 steps, and the step count is clamped before it becomes an integer (it used to trap).
+    @Test func boundsOfAnAnimationAsLongAsTheFloatMaximumAreSampledAtTheCap() throws {
+        let dir = try TemporaryFiles.freshDirectory("long", prefix: "bonework-facade")
+        try PNG.write(Image(width: 4, height: 4, pixels: [UInt8](repeating: 255, count: 64)), to: dir + "/box.png")
+        try "box.png\nsize: 4,4\nfilter: Linear,Linear\nbox\nbounds: 0,0,4,4\n".write(
+            toFile: dir + "/box.atlas", atomically: true, encoding: .utf8)
+        let json = """
+            {"skeleton":{"spine":"4.2.00"},"bones":[{"name":"root"}],
+             "slots":[{"name":"box","bone":"root","attachment":"box"}],
+             "skins":[{"name":"default","attachments":{"box":{"box":{"width":100,"height":50}}}}],
+             "animations":{"long":{"bones":{"root":{"translate":[{"time":0,"x":0},{"time":3.4e38,"x":100}]}}}}}
+            """
+        try json.write(toFile: dir + "/long.json", atomically: true, encoding: .utf8)
+        let data = try SkeletonDataPool.shared.load(skeleton: dir + "/long.json", atlas: dir + "/box.atlas")
+        let drawable = try SkeletonDrawable(assets: SkeletonAssets.shared(data))
+        _ = try SkinAndAnimationBounds(animation: "long", stepTime: 1e-30).computeBounds(drawable)
+    }
+
     @Test func defaultCharacterSetupBoundsStandOnTheGround() async throws {
         let drawable = try await SkeletonDrawable.load(.defaultCharacter, skin: "blue")
         let b = try SetupPoseBounds().computeBounds(drawable)

@@ -29,7 +29,9 @@ enum CrowdCommand {
         options: [
             .value("--count", "N", default: "2000", "characters at the start"),
             .value("--frames", "N", default: "300", "frames to run headless; with a window, close it after N frames"),
-            .value("--churn", "RATE", default: "0", "characters replaced per second: as many despawned as spawned"),
+            .value(
+                "--churn", "RATE", default: "0",
+                "characters replaced per second (at most 1000000): as many despawned as spawned"),
             .value(
                 "--skeleton", "PATH", repeatable: true,
                 "another kind of character besides the default one; drawn only with an --atlas"),
@@ -38,11 +40,11 @@ enum CrowdCommand {
                 "a --skeleton's atlas: the first --atlas goes with the first --skeleton, and so on"),
             .value(
                 "--outfits", "N",
-                "agents of each --skeleton with skin groups (skin-base, group/item) wear N distinct composed outfits; outfits change at run time (1% of the crowd's count per second)"
+                "agents of each --skeleton with skin groups (skin-base, group/item) wear N (at most 256) distinct composed outfits; outfits change at run time (1% of the crowd's count per second)"
             ),
             .flag("--headless", "no window: run the frames, then print the table"),
             .value("--threads", "T", default: "every core, \(Scheduler.maxThreads) here", "threads per frame"),
-            .value("--dt", "SECONDS", default: "1/60", "simulated seconds per frame"),
+            .value("--dt", "SECONDS", default: "1/60", "simulated seconds per frame, at most 1"),
             .value("--seed", "S", default: "1", "random seed: kinds, skins, places, goals, speeds, churn"),
             .value("--seconds", "S", "headless: stop after S seconds even if frames remain (soak runs)"),
             .value("--csv", "FILE", "write the kept frames per system as CSV"),
@@ -81,6 +83,13 @@ enum CrowdCommand {
 
     /// Frames the profiler keeps for the table and the exports.
     static let keptFrames = 3600
+    /// The longest frame (`--dt`): what one update integrates of physics (`World`'s catch-up
+    /// bound); a longer step would only move agents past the plane's edge in one frame.
+    static let maxDelta: Float = 1
+    /// The highest `--churn`: characters replaced per second (a frame replaces at most this many).
+    static let maxChurn: Float = 1_000_000
+    /// The most composed outfits `--outfits` asks per kind (a skeleton holds 256 composed skins).
+    static let maxOutfits = 256
 
     struct Options {
         var count = 2000
@@ -130,14 +139,21 @@ enum CrowdCommand {
         }
         o.count = try integer("--count", minimum: 0) ?? o.count
         o.outfits = try integer("--outfits", minimum: 1) ?? 0
+        guard o.outfits <= maxOutfits else {
+            throw UsageError("--outfits needs an integer in 1...\(maxOutfits), not '\(o.outfits)'")
+        }
         o.frames = try integer("--frames", minimum: 1) ?? o.frames
         o.framesGiven = p.value("--frames") != nil
         if let text = p.value("--seconds") {
-            guard let v = Double(text), v > 0, v.isFinite else { throw UsageError("--seconds needs a time > 0") }
+            guard let v = Double(text), v > 0, v.isFinite else {
+                throw UsageError("--seconds needs a finite time > 0, not '\(text)'")
+            }
             o.seconds = v
         }
         if let text = p.value("--churn") {
-            guard let v = Float(text), v >= 0, v.isFinite else { throw UsageError("--churn needs a rate >= 0") }
+            guard let v = Float(text), v >= 0, v <= maxChurn else {
+                throw UsageError("--churn needs a rate in 0...\(Int(maxChurn)) per second, not '\(text)'")
+            }
             o.churn = v
         }
         let skeletons = p.all("--skeleton")
@@ -149,7 +165,9 @@ enum CrowdCommand {
             o.threads = t
         }
         if let text = p.value("--dt") {
-            guard let v = Float(text), v > 0, v.isFinite else { throw UsageError("--dt needs seconds > 0") }
+            guard let v = Float(text), v > 0, v <= maxDelta else {
+                throw UsageError("--dt needs seconds in (0, \(Int(maxDelta))], not '\(text)'")
+            }
             o.delta = v
         }
         if let text = p.value("--seed") {

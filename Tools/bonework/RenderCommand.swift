@@ -76,8 +76,10 @@ enum RenderCommand {
             }
             try UserFiles.checkReadable(request)
             try UserFiles.checkWritable(out)
+            // Checked before a GL context is made: a bad request fails the same with or without one.
+            let parsed = try RenderRequest(file: request)
             let renderer = try RequestRenderer(baseDirectory: options.value("--assets") ?? ".")
-            let image = try renderer.render(try RenderRequest(file: request), path: try renderPath(options))
+            let image = try renderer.render(parsed, path: try renderPath(options))
             try PNG.write(image, to: out)
             print("wrote \(out) (\(image.width)x\(image.height))")
             return
@@ -108,8 +110,22 @@ enum RenderCommand {
                 throw UsageError("--fps and --sheet need --frames")
             }
             let t = try number(options.value("--time") ?? "0", "--time")
-            guard t >= 0 else { throw UsageError("--time must be >= 0") }
+            guard t >= 0, t <= maxTime else { throw UsageError("--time must be in 0...\(Int(maxTime)) seconds") }
             times = [t]
+        }
+        // The world is advanced in steps of 1/30 s up to the last frame's time.
+        guard let last = times.last, last <= maxTime else {
+            throw UsageError("--frames at this --fps reach past \(Int(maxTime)) seconds")
+        }
+        // A contact sheet is one PNG: it must fit one (checked before anything is posed).
+        if options.flag("--sheet") {
+            let columns = Int(Double(times.count).squareRoot().rounded(.up))
+            let rows = (times.count + columns - 1) / columns
+            guard width * columns <= PNG.maximumDimension, height * rows <= PNG.maximumDimension else {
+                throw UsageError(
+                    "--sheet of \(times.count) frames of \(width)x\(height) would be \(width * columns)x\(height * rows) "
+                        + "pixels; a PNG holds at most \(PNG.maximumDimension) per side")
+            }
         }
         let animation = options.value("--animation")
         let skin = options.value("--skin")
@@ -221,6 +237,9 @@ enum RenderCommand {
             sheet.pixels.replaceSubrange(to..<(to + row), with: source.pixels[from..<(from + row)])
         }
     }
+
+    /// The latest time rendered: the world is advanced in 1/30 s steps up to it (108,000 updates).
+    static let maxTime: Float = 3600
 
     static func number(_ text: String, _ name: String) throws -> Float {
         guard let value = Float(text), value.isFinite else { throw UsageError("\(name) must be a number") }

@@ -38,7 +38,8 @@ enum TraceScenarioCommand {
     static func run(_ options: ParsedArguments) throws {
         guard let file = options.positional.first else { throw UsageError("needs SCENARIO.json") }
         let assets = options.value("--assets") ?? "."
-        let scenario = try Scenario(json: UserFiles.read(file), file: file)
+        try UserFiles.checkReadable(file)
+        let scenario = try Scenario(file: file)
         // The script's files, checked here so that a wrong --assets reads in the system's words.
         func resolve(_ path: String) -> String {
             path.hasPrefix("/") ? path : (assets as NSString).appendingPathComponent(path)

@@ -12,6 +12,15 @@ extension BinarySkeletonParser {
         case colorByte
     }
 
+    /// What a curve timeline's key values may be (`Docs/Limits.md`): anything finite, a physics
+    /// mass (above 0, its inverse finite: refused otherwise), or a physics damping (clamped to
+    /// 0...1).
+    enum ValuePolicy {
+        case any
+        case mass
+        case damping
+    }
+
     mutating func readAnimations() throws {
         let count = try input.readCount("animation count", minBytesEach: 11)
         builder.animations.reserveCapacity(count)
@@ -132,7 +141,8 @@ extension BinarySkeletonParser {
     /// Reads a curve timeline's bezier count and keys: time and values per key, and between keys
     /// a curve type (linear, stepped, or bezier with 4 control floats per value).
     private mutating func readCurveTimeline(
-        _ kind: TimelineKind, _ target: Int32, _ frameCount: Int, _ encoding: ValueEncoding
+        _ kind: TimelineKind, _ target: Int32, _ frameCount: Int, _ encoding: ValueEncoding,
+        policy: ValuePolicy = .any
     ) throws -> TimelineBuilder {
         _ = try input.readVarint()  // bezier count: curve storage grows as segments arrive
         let valueCount = kind.frameStride - 1
@@ -145,15 +155,18 @@ extension BinarySkeletonParser {
         case .colorByte: curveScale = 1
         }
         var time = try input.readFloat()
-        try readValues(&current, encoding)
+        try readValues(&current, encoding, policy)
         var bezier = 0
         var frame = 0
         while true {
             timeline.setFrame(frame, time: time, values: current)
             if frame == frameCount - 1 { break }
             let time2 = try input.readFloat()
-            try readValues(&next, encoding)
+            try readValues(&next, encoding, policy)
+            let curveAt = input.offset
             switch try input.readSByte() {
+            case 0:
+                break
             case 1:
                 timeline.setStepped(frame)
             case 2:
@@ -163,8 +176,8 @@ extension BinarySkeletonParser {
                         value1: current[value], value2: next[value], scale: curveScale)
                     bezier += 1
                 }
-            default:
-                break
+            case let code:
+                throw curveTypeError(code, at: curveAt)
             }
             time = time2
             swap(&current, &next)
@@ -173,13 +186,35 @@ extension BinarySkeletonParser {
         return timeline
     }
 
-    private mutating func readValues(_ values: inout [Float], _ encoding: ValueEncoding) throws {
+    private mutating func readValues(_ values: inout [Float], _ encoding: ValueEncoding, _ policy: ValuePolicy)
+        throws
+    {
         switch encoding {
         case .float(let scale):
-            for i in values.indices { values[i] = try input.readFloat() * scale }
+            for i in values.indices {
+                let at = input.offset
+                values[i] = try input.readFloat() * scale
+                switch policy {
+                case .any:
+                    break
+                case .mass:
+                    guard ValueLimits.isUsableMass(values[i]) else {
+                        throw input.error(
+                            .malformed, at: at, expected: ValueLimits.massExpected, found: values[i])
+                    }
+                case .damping:
+                    values[i] = ValueLimits.clampDamping(values[i])
+                }
+            }
         case .colorByte:
             for i in values.indices { values[i] = Float(Double(try input.readByte()) / 255.0) }
         }
+    }
+
+    /// The format's curve types are 0 (linear), 1 (stepped) and 2 (bezier); the reference reads
+    /// any other code as linear, but no export holds one.
+    func curveTypeError(_ code: Int8, at: Int) -> LoadError {
+        input.error(.malformed, at: at, expected: "a curve type in 0...2 (linear, stepped, bezier)", found: code)
     }
 
     /// One bezier segment: 4 control floats, the y ones multiplied by `scale` like the values.
@@ -187,6 +222,7 @@ extension BinarySkeletonParser {
         _ timeline: inout TimelineBuilder, bezier: Int, frame: Int, value: Int, time1: Float, time2: Float,
         value1: Float, value2: Float, scale: Float
     ) throws {
+        let at = input.offset
         let cx1 = try input.readFloat()
         let cy1 = try input.readFloat()
         let cx2 = try input.readFloat()
@@ -194,6 +230,11 @@ extension BinarySkeletonParser {
         timeline.setBezier(
             bezier: bezier, frame: frame, value: value, time1: time1, value1: value1, cx1: cx1, cy1: cy1 * scale,
             cx2: cx2, cy2: cy2 * scale, time2: time2, value2: value2)
+        guard timeline.bezierIsFinite(bezier) else {
+            throw input.error(
+                .malformed, at: at, expected: ValueLimits.bezierExpected,
+                found: "handles (\(cx1), \(cy1)), (\(cx2), \(cy2)) between keys at \(time1) and \(time2)")
+        }
     }
 
     // MARK: Constraint timelines
@@ -315,7 +356,10 @@ extension BinarySkeletonParser {
                     throw input.error(
                         .malformed, at: typeAt, expected: "a physics timeline type in 0...2 or 4...8", found: type)
                 }
-                add(try readCurveTimeline(kind, target, frameCount, .float(scale: 1)), to: &animation)
+                let policy: ValuePolicy = kind == .physicsMass ? .mass : (kind == .physicsDamping ? .damping : .any)
+                add(
+                    try readCurveTimeline(kind, target, frameCount, .float(scale: 1), policy: policy),
+                    to: &animation)
             }
         }
     }
@@ -425,7 +469,10 @@ extension BinarySkeletonParser {
             timeline.setFrame(frame, time: time, values: [])
             if frame == frameCount - 1 { break }
             let time2 = try input.readFloat()
+            let curveAt = input.offset
             switch try input.readSByte() {
+            case 0:
+                break
             case 1:
                 timeline.setStepped(frame)
             case 2:
@@ -433,8 +480,8 @@ extension BinarySkeletonParser {
                     &timeline, bezier: bezier, frame: frame, value: 0, time1: time, time2: time2, value1: 0,
                     value2: 1, scale: 1)
                 bezier += 1
-            default:
-                break
+            case let code:
+                throw curveTypeError(code, at: curveAt)
             }
             time = time2
             frame += 1
@@ -462,6 +509,10 @@ extension BinarySkeletonParser {
             guard modeAndIndex & 0xF <= 6 else {
                 throw input.error(
                     .malformed, at: modeAt, expected: "a sequence mode in 0...6", found: modeAndIndex & 0xF)
+            }
+            guard modeAndIndex >> 4 >= 0, modeAndIndex >> 4 <= ValueLimits.maxSequenceKeyIndex else {
+                throw input.error(
+                    .malformed, at: modeAt, expected: ValueLimits.sequenceKeyIndexExpected, found: modeAndIndex >> 4)
             }
             values[0] = Float(modeAndIndex)  // mode | (index << 4)
             values[1] = try input.readFloat()  // delay

@@ -31,6 +31,7 @@ struct BinarySkeletonParser<Notes: BinaryValueNotes> {
     init(bytes: [UInt8], file: String, scale: Float, notes: Notes) {
         input = BinaryInput(bytes: bytes, file: file, notes: notes)
         builder = SkeletonDataBuilder(file: file)
+        builder.sourceBytes = bytes.count
         self.scale = scale
     }
 
@@ -295,8 +296,14 @@ struct BinarySkeletonParser<Notes: BinaryValueNotes> {
             c.step = 1 / Float(fps)
             c.inertia = try input.readFloat()
             c.strength = try input.readFloat()
-            c.damping = try input.readFloat()
+            c.damping = ValueLimits.clampDamping(try input.readFloat())
+            let massAt = input.offset
             c.massInverse = try flags & 128 != 0 ? input.readFloat() : 1
+            guard ValueLimits.isUsableMass(1 / c.massInverse) else {
+                throw input.error(
+                    .malformed, at: massAt, expected: ValueLimits.massExpected,
+                    found: "an inverse mass of \(c.massInverse)")
+            }
             c.wind = try input.readFloat()
             c.gravity = try input.readFloat()
             flags = try input.readByte()
@@ -400,10 +407,16 @@ struct BinarySkeletonParser<Notes: BinaryValueNotes> {
             if flags & 64 != 0 { attachment.sequence = try readSequence() }
             let hullAt = input.offset
             let hull = try input.readVarint()
+            let verticesAt = input.offset
             try readVertices(into: &attachment, weighted: flags & 128 != 0)
             let length = Int(attachment.worldVerticesLength)
-            guard hull >= 0, Int(hull) <= length else {
-                throw input.error(.malformed, at: hullAt, expected: "a hull length in 0...\(length)", found: hull)
+            // As in JSON: a mesh has vertices, and its hull is a count of them (not of floats).
+            guard length > 0 else {
+                throw input.error(.malformed, at: verticesAt, expected: "a mesh with at least one vertex", found: 0)
+            }
+            guard hull >= 0, Int(hull) <= length / 2 else {
+                throw input.error(
+                    .malformed, at: hullAt, expected: "a hull vertex count in 0...\(length / 2)", found: hull)
             }
             attachment.hullLength = hull
             try input.readFloats(length, scale: 1, into: &attachment.regionUVs)

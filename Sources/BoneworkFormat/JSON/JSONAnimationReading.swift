@@ -82,6 +82,11 @@ extension JSONSkeletonReading {
             timeline.setBezier(
                 bezier: bezier, frame: frame, value: value, time1: time1, value1: value1, cx1: cx1, cy1: cy1,
                 cx2: cx2, cy2: cy2, time2: time2, value2: value2)
+            guard timeline.bezierIsFinite(bezier) else {
+                throw error(
+                    .malformed, curve, expected: ValueLimits.bezierExpected,
+                    found: "handles (\(cx1), \(cy1)), (\(cx2), \(cy2)) between keys at \(time1) and \(time2)")
+            }
             return bezier + 1
         default:
             throw typeError(curve, expected: "\"stepped\" or an array of bezier handles")
@@ -396,6 +401,20 @@ extension JSONSkeletonReading {
                         timeline.setFrame(frame, time: try float(key, "time", 0))
                     }
                     assembly.add(timeline)
+                } else if kind == .physicsMass || kind == .physicsDamping {
+                    // The same decisions as for setup values (`ValueLimits`): a mass key must be
+                    // usable, a damping key is clamped to 0...1.
+                    assembly.add(
+                        try readCurveTimeline(t, kind: kind, target: index, curveScales: [1]) { key in
+                            let value = try float(key, "value", 0)
+                            if kind == .physicsDamping { return [ValueLimits.clampDamping(value)] }
+                            guard ValueLimits.isUsableMass(value) else {
+                                throw error(
+                                    .malformed, key, member: "value", expected: ValueLimits.massExpected,
+                                    found: "\(value)")
+                            }
+                            return [value]
+                        })
                 } else {
                     assembly.add(try readValueTimeline(t, kind: kind, target: index, defaultValue: 0, scale: 1))
                 }
@@ -518,6 +537,10 @@ extension JSONSkeletonReading {
                     key, "mode", "hold, once, loop, pingpong, onceReverse, loopReverse or pingpongReverse", modeName)
             }
             let index = try int(key, "index", 0)
+            guard index >= 0, index <= ValueLimits.maxSequenceKeyIndex else {
+                throw error(
+                    .malformed, key, member: "index", expected: ValueLimits.sequenceKeyIndexExpected, found: "\(index)")
+            }
             timeline.setFrame(frame, time: time, Float(Int32(mode.rawValue) | (index &<< 4)), delay)
             lastDelay = delay
         }

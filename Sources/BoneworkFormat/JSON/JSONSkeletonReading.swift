@@ -41,6 +41,7 @@ struct JSONSkeletonReading {
         self.file = file
         self.scale = scale
         builder = SkeletonDataBuilder(file: file)
+        builder.sourceBytes = fileSize
         expandedBudget = LoadBudget.expandedValues(fileSize: fileSize, cap: Self.maxExpandedValues)
         sequenceFrameBudget = LoadBudget.resolvedFrames(fileSize: fileSize, cap: Self.maxSequenceFrames)
     }

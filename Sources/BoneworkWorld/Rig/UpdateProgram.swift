@@ -50,32 +50,43 @@ struct UpdateProgram {
                 }
             }
         }
+        // The constraints the skin enables, collected once rather than searched for each one.
+        var enabledConstraints = Set<ConstraintRef>()
+        for skin in skins { enabledConstraints.formUnion(skin.constraints) }
         func enabled(_ kind: ConstraintKind, _ index: Int, skinRequired: Bool) -> Bool {
-            !skinRequired || skins.contains { $0.constraints.contains(ConstraintRef(kind, Int32(index))) }
+            !skinRequired || enabledConstraints.contains(ConstraintRef(kind, Int32(index)))
         }
+        if !data.pathConstraints.isEmpty { indexPathAttachments(data) }
 
+        // For each update position, the first constraint of each kind with that order: the
+        // reference scans every list for every position, which is quadratic in the constraint
+        // count (a file of a few hundred kilobytes could then take minutes to compile).
+        let ikAt = Self.firstByOrder(data.ikConstraints.map(\.order))
+        let transformAt = Self.firstByOrder(data.transformConstraints.map(\.order))
+        let pathAt = Self.firstByOrder(data.pathConstraints.map(\.order))
+        let physicsAt = Self.firstByOrder(data.physicsConstraints.map(\.order))
         let constraintCount =
             data.ikConstraints.count + data.transformConstraints.count + data.pathConstraints.count
             + data.physicsConstraints.count
         for order in 0..<constraintCount {
             let o = Int32(order)
-            if let c = data.ikConstraints.firstIndex(where: { $0.order == o }) {
+            if let c = ikAt[o] {
                 let ik = data.ikConstraints[c]
                 let active = boneActive[Int(ik.target)] && enabled(.ik, c, skinRequired: ik.skinRequired)
                 ikActive[c] = active
                 if active { sortIK(ik, index: c) }
-            } else if let c = data.transformConstraints.firstIndex(where: { $0.order == o }) {
+            } else if let c = transformAt[o] {
                 let tc = data.transformConstraints[c]
                 let active = boneActive[Int(tc.target)] && enabled(.transform, c, skinRequired: tc.skinRequired)
                 transformActive[c] = active
                 if active { sortTransform(tc, index: c) }
-            } else if let c = data.pathConstraints.firstIndex(where: { $0.order == o }) {
+            } else if let c = pathAt[o] {
                 let path = data.pathConstraints[c]
                 let slotBone = data.slots[Int(path.target)].bone
                 let active = boneActive[Int(slotBone)] && enabled(.path, c, skinRequired: path.skinRequired)
                 pathActive[c] = active
                 if active { sortPath(path, index: c, parts: parts, data: data) }
-            } else if let c = data.physicsConstraints.firstIndex(where: { $0.order == o }) {
+            } else if let c = physicsAt[o] {
                 let physics = data.physicsConstraints[c]
                 let active =
                     boneActive[Int(physics.bone)] && enabled(.physics, c, skinRequired: physics.skinRequired)
@@ -89,6 +100,55 @@ struct UpdateProgram {
             }
         }
         for bone in 0..<boneCount { sortBone(Int32(bone)) }
+        pathAttachments = [:]
+        allSkinsPathBones = [:]
+    }
+
+    /// The index of the first element with each order value.
+    private static func firstByOrder(_ orders: [Int32]) -> [Int32: Int] {
+        var first: [Int32: Int] = [:]
+        for (i, order) in orders.enumerated() where first[order] == nil { first[order] = i }
+        return first
+    }
+
+    /// Path attachments by (skin, slot), in entry order, and per slot the bones that the path
+    /// attachments of every skin read (each once, in the order `sortPath` meets them), so that
+    /// a path constraint costs its own slot's entries rather than a walk over every skin.
+    private var pathAttachments: [Int64: [Int32]] = [:]
+    private var allSkinsPathBones: [Int32: [Int32]] = [:]
+
+    private mutating func indexPathAttachments(_ data: SkeletonData) {
+        var seen: [Int32: Set<Int32>] = [:]
+        for (s, skin) in data.skins.enumerated() {
+            for entry in skin.entries where data.attachments[Int(entry.attachment)].kind == .path {
+                pathAttachments[Int64(s) << 32 | Int64(entry.slot), default: []].append(entry.attachment)
+                let slotBone = data.slots[Int(entry.slot)].bone
+                forEachBone(of: data.attachments[Int(entry.attachment)], slotBone: slotBone) { bone in
+                    if seen[entry.slot, default: []].insert(bone).inserted {
+                        allSkinsPathBones[entry.slot, default: []].append(bone)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The bones a path attachment's vertices follow: the slot's bone when unweighted, else each
+    /// influence's bone in vertex order.
+    private func forEachBone(of attachment: AttachmentData, slotBone: Int32, _ body: (Int32) -> Void) {
+        if attachment.bones.isEmpty {
+            body(slotBone)
+            return
+        }
+        var i = 0
+        while i < attachment.bones.count {
+            let n = Int(attachment.bones[i])
+            i += 1
+            let end = min(attachment.bones.count, i + max(0, n))
+            while i < end {
+                body(attachment.bones[i])
+                i += 1
+            }
+        }
     }
 
     private mutating func sortIK(_ ik: IKConstraintData, index: Int) {
@@ -129,46 +189,46 @@ struct UpdateProgram {
         // skin's parts in order), the default skin's unless it is the worn one, every skin's.
         var skins = parts.map(Int.init)
         if data.defaultSkin >= 0 && parts != [data.defaultSkin] { skins.append(Int(data.defaultSkin)) }
-        skins.append(contentsOf: data.skins.indices)
         for s in skins {
-            for entry in data.skins[s].entries where entry.slot == slot {
-                let attachment = data.attachments[Int(entry.attachment)]
-                guard attachment.kind == .path else { continue }
-                if attachment.bones.isEmpty {
-                    sortBone(slotBone)
-                } else {
-                    var i = 0
-                    while i < attachment.bones.count {
-                        let n = Int(attachment.bones[i])
-                        i += 1
-                        let end = min(attachment.bones.count, i + max(0, n))
-                        while i < end {
-                            sortBone(attachment.bones[i])
-                            i += 1
-                        }
-                    }
-                }
+            for attachment in pathAttachments[Int64(s) << 32 | Int64(slot)] ?? [] {
+                forEachBone(of: data.attachments[Int(attachment)], slotBone: slotBone) { sortBone($0) }
             }
         }
+        // Then every skin's, in skin order: sorting a bone a second time changes nothing, so the
+        // bones are visited once each, in the order first met.
+        for bone in allSkinsPathBones[slot] ?? [] { sortBone(bone) }
         for bone in path.bones { sortBone(bone) }
         ops.append(UpdateOp(kind: .path, index: Int32(index)))
         for bone in path.bones { sortReset(children[Int(bone)]) }
         for bone in path.bones { sorted[Int(bone)] = true }
     }
 
-    /// Places `bone` (after its parents) unless it is placed already or inactive.
+    /// Places `bone` (after its parents) unless it is placed already or inactive. Iterative: a
+    /// chain of bones may be as deep as the file is long, deeper than a thread's stack allows
+    /// recursion (a worker thread has 512 KiB).
     private mutating func sortBone(_ bone: Int32) {
         guard bone >= 0, !sorted[Int(bone)] else { return }
-        sortBone(parents[Int(bone)])
-        sorted[Int(bone)] = true
-        ops.append(UpdateOp(kind: .bone, index: bone))
+        var chain: [Int32] = []
+        var b = bone
+        while b >= 0 && !sorted[Int(b)] {
+            chain.append(b)
+            b = parents[Int(b)]
+        }
+        for placed in chain.reversed() {
+            sorted[Int(placed)] = true
+            ops.append(UpdateOp(kind: .bone, index: placed))
+        }
     }
 
+    /// Marks the active bones of `bones` unplaced, and the descendants of those that were placed
+    /// (an explicit stack instead of recursion, for the same reason as `sortBone`; the flags
+    /// end the same whatever order the tree is walked in).
     private mutating func sortReset(_ bones: [Int32]) {
-        for bone in bones {
+        var pending = bones
+        while let bone = pending.popLast() {
             let b = Int(bone)
             guard boneActive[b] else { continue }
-            if sorted[b] { sortReset(children[b]) }
+            if sorted[b] { pending.append(contentsOf: children[b]) }
             sorted[b] = false
         }
     }
