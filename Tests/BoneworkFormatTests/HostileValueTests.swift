@@ -136,7 +136,7 @@ extension HostileValueTests {
             #expect(error.location == .jsonPath("$.physics[0].mass"), "\(error)")
             #expect(error.expected == ValueLimits.massExpected)
         }
-        for inverse: Float in [0, -0.5, 1e-45, -.greatestFiniteMagnitude] {
+        for inverse: Float in [0, -0.5, .leastNonzeroMagnitude, -.greatestFiniteMagnitude] {
             let w = Self.physicsSkel(massInverse: inverse)
             let error = try #require(Self.binaryError(w.bytes), "inverse \(inverse)")
             #expect(error.location == .byteOffset(w.marks["massInverse"]!), "\(error)")

@@ -82,13 +82,15 @@ struct BatchRowInfo {
 
 /// What the row pass finds of each row, before any character is looked at.
 enum RowFlags {
-    /// In its setup draw order and showing no clipping attachment: it can be drawn from columns.
+    /// Showing no clipping attachment the GPU cannot cut: it can be drawn from columns.
     static let columns: UInt8 = 1
     /// Some slot has deform offsets in use.
     static let deformed: UInt8 = 2
     /// With `columns`: a clipping attachment the GPU cuts is shown in the kind's clip slot (with
     /// its bone active and no deform).
     static let clipped: UInt8 = 4
+    /// With `columns`: its draw order is not the setup order (drawn as runs of slots).
+    static let reordered: UInt8 = 8
 }
 
 /// The row pass of a column frame: flags every row of every batch, the rows split evenly over
@@ -140,15 +142,17 @@ struct RowFlagJob: @unchecked Sendable {
             let slotBase = chunk &* size &* slots
             let deformBase = chunk &* size &* deformSlots
             while lane < size && row < rows.upperBound {
-                var flag: UInt8 = setup[row] != 0 ? RowFlags.columns : 0
-                if flag != 0 {
-                    for j in 0..<clipSlotCount {
-                        let slot = Int(clipSlots[j])
-                        let a = Int(attachment[slotBase &+ lane &+ slot &* size])
-                        guard a >= 0 && a < kinds.count && kinds[a] == .clipping else { continue }
-                        flag = slot == info.gpuClipSlot ? gpuClip(d, info, row: row, lane: lane, chunk: chunk) : 0
-                        break
+                var flag: UInt8 = setup[row] != 0 ? RowFlags.columns : RowFlags.columns | RowFlags.reordered
+                for j in 0..<clipSlotCount {
+                    let slot = Int(clipSlots[j])
+                    let a = Int(attachment[slotBase &+ lane &+ slot &* size])
+                    guard a >= 0 && a < kinds.count && kinds[a] == .clipping else { continue }
+                    if slot == info.gpuClipSlot, let clip = gpuClip(d, info, row: row, lane: lane, chunk: chunk) {
+                        flag |= clip
+                    } else {
+                        flag = 0
                     }
+                    break
                 }
                 for j in 0..<deformSlots where lengths[deformBase &+ lane &+ j &* size] > 0 {
                     flag |= RowFlags.deformed
@@ -163,23 +167,22 @@ struct RowFlagJob: @unchecked Sendable {
         }
     }
 
-    /// The flags of a row showing a clipping attachment in the kind's GPU clip slot: clipped on the
-    /// GPU, unless a deform moves the polygon (then packed and clipped on the CPU); drawn unclipped
-    /// when the slot's bone is inactive (the CPU path starts no clip then).
+    /// The flag of a row showing a clipping attachment in the kind's GPU clip slot: clipped on the
+    /// GPU (`RowFlags.clipped`); none when the slot's bone is inactive (the CPU path starts no clip
+    /// then); nil when a deform moves the polygon (packed and clipped on the CPU).
     @inline(__always)
     private func gpuClip(_ d: UnsafePointer<DrawColumns>, _ info: BatchRowInfo, row: Int, lane: Int, chunk: Int)
-        -> UInt8
+        -> UInt8?
     {
         let deformRow = Int(d.pointee.slotDeformRow[info.gpuClipSlot])
         if deformRow >= 0 && d.pointee.deformFloats > 0 {
-            let n = d.pointee.deformSlots
-            let length = d.pointee.deformLength[
-                chunk &* d.pointee.chunkSize &* n &+ lane &+ deformRow &* d.pointee.chunkSize]
-            if length > 0 { return 0 }
+            let size = d.pointee.chunkSize
+            let length = d.pointee.deformLength[chunk &* size &* d.pointee.deformSlots &+ lane &+ deformRow &* size]
+            if length > 0 { return nil }
         }
         let plan = Int(d.pointee.plan[row])
         let active = d.pointee.planBoneActive[plan &* d.pointee.boneCount &+ info.gpuClipBone] != 0
-        return active ? RowFlags.columns | RowFlags.clipped : RowFlags.columns
+        return active ? RowFlags.clipped : 0
     }
 }
 
@@ -291,6 +294,7 @@ struct ColumnFrameJob<Characters: ColumnCharacters>: @unchecked Sendable {
                 var r = GPUCharacterRows(
                     kind: kindIndex, boneTexel: GPUCharacterRows.fromColumns, slotTexel: 0, deformFloat: 0)
                 r.clipped = flags & RowFlags.clipped != 0
+                r.reordered = flags & RowFlags.reordered != 0
                 if r.clipped { clipped &+= 1 }
                 // Deform offsets are copied per character, only for those some of whose slots
                 // are deformed now (most frames of most characters have none).
@@ -384,7 +388,9 @@ struct ColumnPackJob<Characters: ColumnCharacters>: @unchecked Sendable {
                         (frame.deform + at).update(from: d.pointee.deform + row &* floats, count: floats)
                         record[3] = Int32(truncatingIfNeeded: at &+ 2)
                     }
-                    if r.clipped {
+                    if r.reordered {
+                        commandsInOrder(k, kind, d, row: row, clipped: r.clipped, record: record, work: work)
+                    } else if r.clipped {
                         commandsClipped(k, kind, d, row: row, record: record, work: work)
                     } else {
                         command(k, kind, from: 0, to: kind.slotCount, parts: 0, work: work)
@@ -405,13 +411,96 @@ struct ColumnPackJob<Characters: ColumnCharacters>: @unchecked Sendable {
     private func command(
         _ k: Int, _ kind: GPURendererKind, from: Int, to: Int, parts: Int, work: UnsafeMutablePointer<GPUPackWork>
     ) {
+        guard kind.splitsByState else {
+            append(k, kind, from: from, to: to, parts: parts, state: 0, work: work)
+            return
+        }
+        // Runs of slots needing the same blend state.
+        var start = from
+        while start < to {
+            let state = kind.slotStates[start]
+            var end = start &+ 1
+            while end < to && kind.slotStates[end] == state { end &+= 1 }
+            append(k, kind, from: start, to: end, parts: parts, state: UInt8(state), work: work)
+            start = end
+        }
+    }
+
+    @inline(__always)
+    private func append(
+        _ k: Int, _ kind: GPURendererKind, from: Int, to: Int, parts: Int, state: UInt8,
+        work: UnsafeMutablePointer<GPUPackWork>
+    ) {
         let first = kind.slotCornerStarts[from]
         let end = kind.slotCornerStarts[to]
         guard end > first else { return }
         work.pointee.commands.append(
             GPUCommand(
                 count: UInt32(end &- first), first: UInt32(kind.cornerBase &+ Int(first)), character: UInt32(k),
-                dynamic: false, state: 0, parts: UInt32(parts)))
+                dynamic: false, state: state, parts: UInt32(parts)))
+    }
+
+    /// The commands of a character whose draw order is not the setup order: one per run of slots
+    /// that follow each other in setup order in its draw order, as the CPU path paints them. With a
+    /// clip the GPU cuts, the slots drawn after the clip slot up to and including the clipping
+    /// attachment's end slot are drawn once per part of the clip (not at all when it has none).
+    private func commandsInOrder(
+        _ k: Int, _ kind: GPURendererKind, _ d: UnsafePointer<DrawColumns>, row: Int, clipped: Bool,
+        record: UnsafeMutablePointer<Int32>, work: UnsafeMutablePointer<GPUPackWork>
+    ) {
+        let n = kind.slotCount
+        let order = d.pointee.drawOrder + row &* n
+        var clipSlot = -1
+        var endSlot = -1
+        var clipParts = 0
+        if clipped {
+            let a = clipAttachment(kind, d, row: row, record: record)
+            clipSlot = kind.gpuClipSlot
+            endSlot = Int(kind.endSlots[a])
+            clipParts = Int(kind.clipPartCounts[a])
+        }
+        var inClip = false
+        var runFirst = -1
+        var runEnd = -1
+        var runParts = 0
+        for position in 0..<n {
+            let slot = Int(order[position])
+            guard slot >= 0 && slot < n else { continue }
+            let parts = inClip ? clipParts : 0
+            if inClip && clipParts == 0 {
+                // Inside a clip with no area: drawn nothing.
+                if runFirst >= 0 { command(k, kind, from: runFirst, to: runEnd, parts: runParts, work: work) }
+                runFirst = -1
+            } else if runFirst >= 0 && slot == runEnd && parts == runParts {
+                runEnd = slot &+ 1
+            } else {
+                if runFirst >= 0 { command(k, kind, from: runFirst, to: runEnd, parts: runParts, work: work) }
+                runFirst = slot
+                runEnd = slot &+ 1
+                runParts = parts
+            }
+            if slot == clipSlot && !inClip {
+                inClip = true
+            } else if inClip && slot == endSlot {
+                inClip = false
+            }
+        }
+        if runFirst >= 0 { command(k, kind, from: runFirst, to: runEnd, parts: runParts, work: work) }
+    }
+
+    /// The clipping attachment shown in the kind's clip slot; names the clip's bone and first part
+    /// in the record's second texel.
+    @inline(__always)
+    private func clipAttachment(
+        _ kind: GPURendererKind, _ d: UnsafePointer<DrawColumns>, row: Int, record: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        let size = d.pointee.chunkSize
+        let chunk = row / size
+        let a = Int(
+            d.pointee.attachment[chunk &* size &* kind.slotCount &+ (row &- chunk &* size) &+ kind.gpuClipSlot &* size])
+        record[4] = Int32(truncatingIfNeeded: kind.gpuClipBone)
+        record[5] = Int32(truncatingIfNeeded: kind.clipPartTexelBase &+ Int(kind.clipPartStarts[a]) &* 5)
+        return a
     }
 
     /// The commands of a character whose clip the GPU cuts: the slots up to its clip slot, then
@@ -425,14 +514,9 @@ struct ColumnPackJob<Characters: ColumnCharacters>: @unchecked Sendable {
         record: UnsafeMutablePointer<Int32>, work: UnsafeMutablePointer<GPUPackWork>
     ) {
         let clipSlot = kind.gpuClipSlot
-        let size = d.pointee.chunkSize
-        let chunk = row / size
-        let a = Int(
-            d.pointee.attachment[chunk &* size &* kind.slotCount &+ (row &- chunk &* size) &+ clipSlot &* size])
+        let a = clipAttachment(kind, d, row: row, record: record)
         let end = Int(kind.endSlots[a])
         let last = end > clipSlot && end < kind.slotCount ? end : kind.slotCount &- 1
-        record[4] = Int32(truncatingIfNeeded: kind.gpuClipBone)
-        record[5] = Int32(truncatingIfNeeded: kind.clipPartTexelBase &+ Int(kind.clipPartStarts[a]) &* 5)
         command(k, kind, from: 0, to: clipSlot &+ 1, parts: 0, work: work)
         let parts = Int(kind.clipPartCounts[a])
         if parts > 0 { command(k, kind, from: clipSlot &+ 1, to: last &+ 1, parts: parts, work: work) }

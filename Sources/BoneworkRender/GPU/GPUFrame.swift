@@ -117,6 +117,8 @@ struct GPUCharacterRows {
     var columnDeform: Int32 = -1
     /// A character drawn from columns whose clip the GPU cuts.
     var clipped = false
+    /// A character drawn from columns whose draw order is not the setup order.
+    var reordered = false
 
     /// `boneTexel` of a character drawn from its batch's columns (`GPURenderer.draw(batches:...)`);
     /// `slotTexel` then holds its batch and `deformFloat` its row.

@@ -29,6 +29,10 @@ final class GPURendererKind {
     let slotCornerStarts: UnsafeMutableBufferPointer<Int32>
     let clipPartStarts: UnsafeMutableBufferPointer<Int32>
     let clipPartCounts: UnsafeMutableBufferPointer<Int32>
+    /// Per slot: the blend state its commands need when drawn from columns (1: multiply on a
+    /// straight-alpha page, `GPUCommand.state`), and whether any slot needs 1.
+    let slotStates: UnsafeMutableBufferPointer<Int32>
+    let splitsByState: Bool
     var clipSlotCount: Int { clipSlots.count }
     /// The kind of every attachment and the end slot of every clipping attachment (the draw
     /// data's tables).
@@ -59,14 +63,21 @@ final class GPURendererKind {
         self.layerBase = layerBase
         self.attachmentTexelBase = attachmentTexelBase
         self.clipPartTexelBase = clipPartTexelBase
-        fromColumns =
-            geometry.pageCount <= textures.premultiplied.count
-            && !(geometry.hasMultiplySlot && textures.premultiplied.contains(false))
+        // Multiply on straight-alpha pages needs a blend state of its own: with every page
+        // straight, its slots' commands carry that state; pages of both kinds in one atlas leave
+        // the kind to CPU packing (which decides per image).
+        let straight = textures.premultiplied.contains(false)
+        let mixedPages = straight && textures.premultiplied.contains(true)
+        fromColumns = geometry.pageCount <= textures.premultiplied.count && !(geometry.hasMultiplySlot && mixedPages)
         func owned(_ values: [Int32]) -> UnsafeMutableBufferPointer<Int32> {
             let table = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, values.count))
             _ = table.initialize(from: values)
             return UnsafeMutableBufferPointer(rebasing: table[0..<values.count])
         }
+        let drawData = geometry.drawData
+        slotStates = owned(
+            (0..<drawData.slotCount).map { straight && drawData.slotBlendModes[$0] == .multiply ? 1 : 0 })
+        splitsByState = slotStates.contains(1)
         clipSlots = owned(geometry.clipSlots)
         slotCornerStarts = owned(geometry.slotCornerStarts)
         clipPartStarts = owned(geometry.clipPartStarts)
@@ -83,7 +94,7 @@ final class GPURendererKind {
 
     deinit {
         // Each table was allocated with room for at least one entry; its base is the allocation.
-        for table in [clipSlots, slotCornerStarts, clipPartStarts, clipPartCounts] {
+        for table in [clipSlots, slotCornerStarts, clipPartStarts, clipPartCounts, slotStates] {
             table.baseAddress?.deallocate()
         }
     }

@@ -11,7 +11,8 @@ import BoneworkFormat
 ///   with `n` the elements per instance (`ColumnLayout.base`). Rows `lo ..< hi` with `lo` and
 ///   `hi` multiples of `chunkSize` are the contiguous elements `lo * n ..< hi * n`.
 /// - **per instance**: instance `i`'s value is at `i`.
-/// - **instance-major** (`deform`): instance `i`'s `deformFloats` floats start at `i * deformFloats`.
+/// - **instance-major** (`deform`, `drawOrder`): instance `i`'s `deformFloats` floats start at
+///   `i * deformFloats`, its draw order at `i * slotCount`.
 ///
 /// Slot fields that only some slots store (colours, dark colours, sequence frames, deform
 /// lengths) have a row per instance only for the slots listed in `slotColorRow` ... (-1: the
@@ -93,6 +94,8 @@ public struct DrawColumns {
     public let skeletonA: UnsafePointer<Float>
     /// Per instance: its deform buffers (instance-major, `deformFloats` each).
     public let deform: UnsafePointer<Float>
+    /// Per instance: its draw order, `slotCount` slot indices first drawn first (instance-major).
+    public let drawOrder: UnsafePointer<Int32>
 
     /// Per slot: its bone.
     public let slotBone: UnsafePointer<Int32>
@@ -153,6 +156,7 @@ public struct DrawColumns {
         skeletonB = UnsafePointer(c.skeletonB)
         skeletonA = UnsafePointer(c.skeletonA)
         deform = UnsafePointer(c.deform)
+        drawOrder = UnsafePointer(c.drawOrder)
         slotBone = t.slotBone
         slotColorRow = c.colorRowOfSlot
         slotDarkRow = t.slotDarkRow
