@@ -327,7 +327,7 @@ public struct TimelineBuilder {
         }
     }
 
-    /// Whether bezier segment `bezier` (stored by ``setBezier``) sampled to finite points only.
+    /// Whether bezier segment `bezier` (stored by ``setBezier(bezier:frame:value:time1:value1:cx1:cy1:cx2:cy2:time2:value2:)``) sampled to finite points only.
     /// Handles that are finite but far out of range (|x| near 3.4e38) overflow the forward
     /// differencing; the readers refuse such a curve at its place instead of storing infinities.
     public func bezierIsFinite(_ bezier: Int) -> Bool {

@@ -58,8 +58,8 @@ public struct RenderRequest: Sendable, Equatable {
     ]
     /// The most updates a request may ask for before its frame is drawn.
     public static let maxSteps = 1_000_000
-    /// The largest image a request may ask for: each side at most ``PNG/maximumDimension``, and
-    /// at most ``PNG/maximumPixelCount`` pixels (256 MiB of RGBA, what a PNG page may decode to).
+    /// The largest image a request may ask for: each side at most `PNG.maximumDimension`, and
+    /// at most `PNG.maximumPixelCount` pixels (256 MiB of RGBA, what a PNG page may decode to).
     public static let maxPixels = PNG.maximumPixelCount
 
     /// Parses a request file's JSON; every field is checked, errors name the file and the field

@@ -187,17 +187,6 @@ public struct GPUFrame: @unchecked Sendable {
         tally.add(cpu: RenderClock.threadCPU() &- start)
     }
 
-    /// Packs characters `range` from the engine's pose views (`views[k]` for character k), as
-    /// chunk `chunk`: the same as `pack(chunk:range:pose:)`, compiled for `PoseView` inside this
-    /// module (callers in other modules get the specialized loop, not the generic one).
-    ///
-    /// # Safety
-    /// `views` must hold at least `count` views, valid (their batches unchanged) for the call.
-    public func pack(chunk: Int, range: Range<Int>, views: UnsafeBufferPointer<PoseView>) {
-        guard views.count >= count else { return }
-        pack(chunk: chunk, range: range) { views[$0] }
-    }
-
     /// Packs characters `range` straight from batch columns: character k is row
     /// `rows[k] & 0xFFFF_FFFF` of `batches[rows[k] >> 32]` (no pose view is copied per character).
     ///

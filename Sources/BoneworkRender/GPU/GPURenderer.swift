@@ -354,23 +354,6 @@ public final class GPURenderer {
         }
     }
 
-    /// Packs every character of `frame` from the engine's pose views (`views[k]` for character
-    /// k) on up to `packThreads` threads: the loop compiled for `PoseView` in this module.
-    ///
-    /// # Safety
-    /// `views` must hold at least `frame.count` views whose batches nothing changes during the call.
-    public func pack(_ frame: GPUFrame, views: UnsafeBufferPointer<PoseView>) {
-        guard views.count >= frame.count else { return }
-        if frame.chunkCount == 1 {
-            frame.pack(chunk: 0, range: 0..<frame.count, views: views)
-            return
-        }
-        let list = PoseViewBuffer(views: views)
-        DispatchQueue.concurrentPerform(iterations: frame.chunkCount) { c in
-            frame.pack(chunk: c, range: frame.range(ofChunk: c), views: list.views)
-        }
-    }
-
     /// Packs every character of `frame` straight from batch columns (character k is row
     /// `rows[k] & 0xFFFF_FFFF` of `batches[rows[k] >> 32]`) on up to `packThreads` threads.
     ///

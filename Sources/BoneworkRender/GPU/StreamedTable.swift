@@ -1,15 +1,9 @@
 import BoneworkWorld
 import CGL
 
-/// Pose views handed to the packing threads. `@unchecked Sendable`: the views point into batch
-/// columns that the threads only read and that nothing changes while `GPURenderer.pack` runs (its
-/// caller waits for it).
-struct PoseViewBuffer: @unchecked Sendable {
-    let views: UnsafeBufferPointer<PoseView>
-}
-
-/// Batch columns and rows handed to the packing threads. `@unchecked Sendable` for the same
-/// reason as `PoseViewBuffer`: read only, unchanged while `GPURenderer.pack` runs.
+/// Batch columns and rows handed to the packing threads. `@unchecked Sendable`: the views point
+/// into batch columns that the threads only read and that nothing changes while
+/// `GPURenderer.pack` runs (its caller waits for it).
 struct BatchRowBuffer: @unchecked Sendable {
     let batches: UnsafeBufferPointer<BatchPoseViews>
     let rows: UnsafeBufferPointer<UInt64>
