@@ -83,11 +83,14 @@ final class PackTally: Sendable {
     }
 }
 
-/// One `concurrentPerform` pass packing a batch: chunk c writes rows
+/// One `WorkerPool.shared` pass packing a batch: chunk c writes rows
 /// `count * c / chunks ..< count * (c + 1) / chunks`. `@unchecked Sendable` because the batch's
 /// column views are raw pointers: every chunk only reads them, and the batch is not changed while
 /// the pass runs (the calling thread waits for it); the chunks' row ranges are disjoint.
-struct PackJob: @unchecked Sendable {
+struct PackJob: ParallelIterations, @unchecked Sendable {
+    /// Chunk `i` (`WorkerPool`).
+    func run(_ i: Int) { run(chunk: i) }
+
     let frame: InstancedFrame
     let views: BatchPoseViews
     let count: Int

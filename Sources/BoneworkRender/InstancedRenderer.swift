@@ -465,7 +465,7 @@ public final class InstancedRenderer {
             return
         }
         let job = PackJob(frame: frame, views: views, count: count, chunks: chunks)
-        DispatchQueue.concurrentPerform(iterations: chunks) { job.run(chunk: $0) }
+        WorkerPool.shared.perform(iterations: chunks, job)
     }
 
     /// Closes `frame` and draws its instances into the bound framebuffer (GL thread): one

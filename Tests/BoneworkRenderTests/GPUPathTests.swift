@@ -485,6 +485,28 @@ import Testing
             })
     }
 
+    @Test func radixSortOrdersAsTheStandardSortDoes() {
+        var seed: UInt64 = 99
+        // High halves from a small set (many ties), low halves ascending as a chunk writes them.
+        let keys = (0..<5_000).map { k -> UInt64 in
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let high = [0, 1, 0x7F, 0x80, 0xFFFF, 0x1_0000, 0xFF00_0000, 0xFFFF_FFFF][Int(seed >> 61)] as UInt64
+            return high << 32 | UInt64(k)
+        }
+        var sorted = keys
+        let spare = UnsafeMutablePointer<UInt64>.allocate(capacity: keys.count)
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: 256)
+        defer {
+            spare.deallocate()
+            counts.deallocate()
+        }
+        sorted.withUnsafeMutableBufferPointer { buffer in
+            BackToFront.sortByHighHalf(buffer.baseAddress!, spare: spare, count: buffer.count, counts: counts)
+        }
+        #expect(sorted == keys.sorted())
+        #expect(sorted != keys)
+    }
+
     @Test func framesPackedOnTwoThreadsDrawTheSame() throws {
         let renderer = try RequestRenderer(baseDirectory: TestPaths.examples.path)
         let gpu = try renderer.gpuRenderer()

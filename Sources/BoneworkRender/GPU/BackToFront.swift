@@ -1,3 +1,4 @@
+import BoneworkWorld
 import Dispatch
 
 /// Culls and orders a crowd for the GPU path: of the characters at `(x[k], y[k])`, those inside
@@ -12,6 +13,10 @@ public final class BackToFront {
     public var minimumChunk = 2048
     private var capacity = 0
     private var keys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 1)
+    /// The radix sort's second buffer, as long as `keys`.
+    private var spare = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 1)
+    /// Per chunk, the radix sort's 256 digit counts.
+    private let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: 256 * 64)
     private var order = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 1)
     /// Per chunk: its run's length, then (while merging) its head and end, then its thread CPU time.
     private let lengths = UnsafeMutableBufferPointer<Int>.allocate(capacity: 4 * 64)
@@ -25,8 +30,10 @@ public final class BackToFront {
 
     deinit {
         keys.deallocate()
+        spare.deallocate()
         order.deallocate()
         lengths.deallocate()
+        counts.deallocate()
     }
 
     /// The visible characters, back to front (indices into `x` and `y`), on up to `threads`
@@ -42,9 +49,11 @@ public final class BackToFront {
         let count = min(x.count, y.count)
         if capacity < count {
             keys.deallocate()
+            spare.deallocate()
             order.deallocate()
             capacity = max(count, capacity * 2)
             keys = .allocate(capacity: capacity)
+            spare = .allocate(capacity: capacity)
             order = .allocate(capacity: capacity)
         }
         let chunks = max(1, min(threads, 64, count / max(1, minimumChunk)))
@@ -53,11 +62,12 @@ public final class BackToFront {
             viewport.y + viewport.height + margin
         )
         let job = CullJob(
-            x: x, y: y, keys: keys, lengths: lengths, count: count, chunks: chunks, bounds: bounds, everyone: everyone)
+            x: x, y: y, keys: keys, spare: spare, counts: counts, lengths: lengths, count: count, chunks: chunks,
+            bounds: bounds, everyone: everyone)
         if chunks == 1 {
             job.run(0)
         } else {
-            DispatchQueue.concurrentPerform(iterations: chunks) { job.run($0) }
+            WorkerPool.shared.perform(iterations: chunks, job)
         }
         // Merge the chunks' sorted runs (chunk c's starts at count * c / chunks).
         let mergeStart = RenderClock.threadCPU()
@@ -96,6 +106,33 @@ public final class BackToFront {
         return UnsafeBufferPointer(rebasing: order[0..<total])
     }
 
+    /// Sorts `count` keys whose low halves ascend (a chunk's indices, written in order) into
+    /// ascending order: a stable radix sort on the high half, a byte per pass, through `spare`
+    /// (as long) and `counts` (256 entries). The standard library's sort allocates its merge
+    /// buffer on every call; this allocates nothing, and for a chunk of 5,000 keys it is faster.
+    static func sortByHighHalf(
+        _ keys: UnsafeMutablePointer<UInt64>, spare: UnsafeMutablePointer<UInt64>, count: Int,
+        counts: UnsafeMutablePointer<Int>
+    ) {
+        var from = keys
+        var to = spare
+        for pass in 0..<4 {
+            let shift = UInt64(32 + 8 * pass)
+            counts.update(repeating: 0, count: 256)
+            for i in 0..<count { counts[Int(truncatingIfNeeded: (from[i] >> shift) & 0xFF)] &+= 1 }
+            var sum = 0
+            for d in 0..<256 { (counts[d], sum) = (sum, sum &+ counts[d]) }
+            for i in 0..<count {
+                let key = from[i]
+                let d = Int(truncatingIfNeeded: (key >> shift) & 0xFF)
+                to[counts[d]] = key
+                counts[d] &+= 1
+            }
+            swap(&from, &to)
+        }
+        // Four passes: the keys are back in `keys`.
+    }
+
     /// The sort key of a character: y descending (an order-preserving map of the float onto
     /// unsigned integers, reversed), then its index.
     @inline(__always)
@@ -108,10 +145,12 @@ public final class BackToFront {
 
 /// One culling pass. `@unchecked Sendable`: chunk c reads positions and writes keys only in its
 /// own range `count * c / chunks ..< count * (c + 1) / chunks` and its own length; the caller waits.
-private struct CullJob: @unchecked Sendable {
+private struct CullJob: ParallelIterations, @unchecked Sendable {
     let x: UnsafeBufferPointer<Float>
     let y: UnsafeBufferPointer<Float>
     let keys: UnsafeMutableBufferPointer<UInt64>
+    let spare: UnsafeMutableBufferPointer<UInt64>
+    let counts: UnsafeMutableBufferPointer<Int>
     let lengths: UnsafeMutableBufferPointer<Int>
     let count: Int
     let chunks: Int
@@ -132,8 +171,9 @@ private struct CullJob: @unchecked Sendable {
                 n += 1
             }
         }
-        var run = UnsafeMutableBufferPointer(rebasing: keys[lower..<n])
-        run.sort()
+        BackToFront.sortByHighHalf(
+            keys.baseAddress! + lower, spare: spare.baseAddress! + lower, count: n - lower,
+            counts: counts.baseAddress! + 256 * c)
         lengths[c] = n - lower
     }
 }

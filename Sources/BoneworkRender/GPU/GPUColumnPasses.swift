@@ -98,7 +98,10 @@ enum RowFlags {
 /// column serves the rows of its chunk together (looking the same values up per character, in
 /// back-to-front order, missed the cache once per character: 40 % of the first pass).
 /// `@unchecked Sendable`: chunk c writes only the flags of its own rows.
-struct RowFlagJob: @unchecked Sendable {
+struct RowFlagJob: ParallelIterations, @unchecked Sendable {
+    /// Chunk `i` (`WorkerPool`).
+    func run(_ i: Int) { run(chunk: i) }
+
     let batches: UnsafeBufferPointer<DrawColumns>
     let info: UnsafeBufferPointer<BatchRowInfo>
     let flags: UnsafeMutablePointer<UInt8>
@@ -227,6 +230,12 @@ struct AgentCharacters: ColumnCharacters {
     }
 }
 
+/// The classifying pass of a column frame as a `WorkerPool` loop: chunk `i` per iteration.
+struct ClassifyIterations<Characters: ColumnCharacters>: ParallelIterations, @unchecked Sendable {
+    let job: ColumnFrameJob<Characters>
+    func run(_ i: Int) { job.classify(chunk: i) }
+}
+
 /// One column frame's work for the packing threads. `@unchecked Sendable`: chunk c reads the
 /// batches' columns (unchanged while the frame is drawn: the caller waits), writes only its own
 /// characters' rows and locations, its own range and total entries, and (in the second pass) its
@@ -338,7 +347,10 @@ struct ColumnFrameJob<Characters: ColumnCharacters>: @unchecked Sendable {
 /// writes chunk c's characters' records and commands, packing on the CPU those that need it.
 /// `@unchecked Sendable` as `ColumnFrameJob`: the copies' targets and the chunks' characters are
 /// disjoint.
-struct ColumnPackJob<Characters: ColumnCharacters>: @unchecked Sendable {
+struct ColumnPackJob<Characters: ColumnCharacters>: ParallelIterations, @unchecked Sendable {
+    /// Iteration `i` (`WorkerPool`).
+    func run(_ i: Int) { run(iteration: i) }
+
     let job: ColumnFrameJob<Characters>
     let views: UnsafeBufferPointer<BatchPoseViews>
     let blocks: UnsafeBufferPointer<ColumnBlock>

@@ -43,7 +43,7 @@ public enum SystemID: Int, CaseIterable, Sendable {
 /// them (`profiler`: per frame, per system, elapsed and CPU time, per chunk slices).
 ///
 /// A batch's rows are split into at most `threads` chunks of consecutive rows, one per
-/// `DispatchQueue.concurrentPerform` iteration, fewer when a chunk would hold less work than
+/// `WorkerPool.shared` iteration, fewer when a chunk would hold less work than
 /// `minimumChunkMicroseconds` (measured per batch on the previous frame; `minimumChunkRows`
 /// until a frame was measured): a tiny work item does not pay for waking a thread. Each row is only ever
 /// touched by the chunk that holds it and every system computes a row from that row and shared
@@ -284,7 +284,7 @@ public final class Scheduler {
         if chunks == 1 {
             work.run(chunk: 0)
         } else {
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in work.run(chunk: c) }
+            WorkerPool.shared.perform(iterations: chunks, work)
         }
         cost &+= profiler.commitPass(chunks: chunks, batch: index)
         return chunks
@@ -331,7 +331,10 @@ struct Stages {
 /// debug builds), the rig's tables, the animation state kernel and workspaces (chunk c owns workspaces c and
 /// chunks + c), per-chunk vertex scratch, and the profiler's chunk records (chunk c writes
 /// record c).
-private struct PassWork: @unchecked Sendable {
+private struct PassWork: ParallelIterations, @unchecked Sendable {
+    /// Chunk `i` (`WorkerPool`).
+    func run(_ i: Int) { run(chunk: i) }
+
     let views: SystemViews
     let rig: RigTables
     let kernel: StateKernel
