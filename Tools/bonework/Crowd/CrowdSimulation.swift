@@ -458,6 +458,32 @@ final class CrowdSimulation {
         )
     }
 
+    /// Bone world values (a, b, c, d, worldX, worldY of every bone of every live instance) that
+    /// are not finite, and the instances holding them: what a soak checks after its run.
+    func nonFiniteBones() -> (values: Int, instances: Int) {
+        var values = 0
+        var instances = 0
+        for batch in world.batches where batch.count > 0 {
+            let views = batch.poseViews()
+            for row in 0..<views.count {
+                let pose = views[row]
+                var bad = 0
+                for k in 0..<pose.boneCount {
+                    let t = pose.boneTransform(k)
+                    if !t.a.isFinite { bad += 1 }
+                    if !t.b.isFinite { bad += 1 }
+                    if !t.c.isFinite { bad += 1 }
+                    if !t.d.isFinite { bad += 1 }
+                    if !t.worldX.isFinite { bad += 1 }
+                    if !t.worldY.isFinite { bad += 1 }
+                }
+                values += bad
+                if bad > 0 { instances += 1 }
+            }
+        }
+        return (values, instances)
+    }
+
     /// The first agent (for the follow camera).
     func position(of slot: Int) -> (Float, Float)? { slot < count ? (x[slot], y[slot]) : nil }
 
