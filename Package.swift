@@ -55,11 +55,13 @@ let package = Package(
         .target(
             name: "BoneworkAssets", dependencies: ["BoneworkFormat"],
             resources: [.copy("Resources/DefaultCharacter")]),
+        // The bonework tool's allocation counter (it defines malloc; no library links it).
+        .target(name: "CAllocationCounter"),
         .executableTarget(
             name: "bonework",
             dependencies: [
                 "BoneworkFormat", "Bonework", "BoneworkWorld", "BoneworkRender", "BoneworkAssets", "BoneworkImage",
-                "BoneworkProfiling", "BoneworkTriggers", "BoneworkConformance",
+                "BoneworkProfiling", "BoneworkTriggers", "BoneworkConformance", "CAllocationCounter",
             ],
             path: "Tools/bonework"),
         .executableTarget(
@@ -113,7 +115,7 @@ let package = Package(
                 "BoneworkRender", "BoneworkWorld", "BoneworkFormat", "BoneworkTestSupport", "BoneworkFuzzPlay",
             ]),
         .testTarget(name: "BoneworkTests", dependencies: ["Bonework", "BoneworkExamples", "BoneworkTestSupport"]),
-        .testTarget(name: "BoneworkCLITests", dependencies: ["bonework", "BoneworkTestSupport"]),
+        .testTarget(name: "BoneworkCLITests", dependencies: ["bonework", "BoneworkTestSupport", "CAllocationCounter"]),
         .testTarget(
             name: "BoneworkPlatformTests",
             dependencies: ["BoneworkImage", "CGLFW", "CGL", "CEGL", "BoneworkTestSupport"]),

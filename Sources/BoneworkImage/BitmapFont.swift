@@ -28,6 +28,28 @@ public enum BitmapFont {
         }
     }
 
+    /// Calls `body` with each run of lit pixels of `text`, ASCII bytes on one line (other bytes
+    /// draw as a box), in the order `runs` gives them; allocates nothing.
+    public static func forEachRun(_ text: UnsafeBufferPointer<UInt8>, _ body: (Run) -> Void) {
+        for (k, byte) in text.enumerated() {
+            let left = k * advance
+            for y in 0..<glyphHeight {
+                let bits = ChartFont.row(byte, y)
+                var x = 0
+                while x < 5 {
+                    guard bits & (0x10 >> UInt8(x)) != 0 else {
+                        x += 1
+                        continue
+                    }
+                    var end = x
+                    while end < 5, bits & (0x10 >> UInt8(end)) != 0 { end += 1 }
+                    body(Run(x: left + x, y: y, length: end - x))
+                    x = end
+                }
+            }
+        }
+    }
+
     /// The lit pixels of `text` on one line as runs, so that a renderer draws one quad per run
     /// rather than one per pixel (about 2 runs per glyph row).
     public static func runs(_ text: String) -> [Run] {

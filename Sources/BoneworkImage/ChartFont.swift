@@ -19,6 +19,14 @@ enum ChartFont {
         }
     }
 
+    /// Row `y` (0 the top) of the glyph for byte `byte` (ASCII; other bytes draw as a box), read in
+    /// place.
+    @inline(__always)
+    static func row(_ byte: UInt8, _ y: Int) -> UInt8 {
+        if byte >= 32 && byte <= 126 { return ascii[Int(byte - 32) * 7 + y] }
+        return y == 0 || y == 6 ? 0x1F : 0x11
+    }
+
     /// Width in pixels of `text` at scale 1.
     static func width(_ text: String) -> Int {
         let n = text.unicodeScalars.count

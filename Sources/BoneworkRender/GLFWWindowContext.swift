@@ -59,6 +59,8 @@ public final class GLFWWindowContext {
     public func setSwapInterval(_ interval: Int) { glfwSwapInterval(Int32(interval)) }
     /// Replaces the window's title.
     public func setTitle(_ title: String) { glfwSetWindowTitle(window, title) }
+    /// Sets the window's title from a NUL-terminated UTF-8 string (no String is made).
+    public func setTitle(cString title: UnsafePointer<CChar>) { glfwSetWindowTitle(window, title) }
     /// Whether `key` (a `WindowKey` code) is held now.
     public func isKeyPressed(_ key: Int32) -> Bool { glfwGetKey(window, key) == GLFW_PRESS }
 

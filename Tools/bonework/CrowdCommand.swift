@@ -290,14 +290,17 @@ enum CrowdCommand {
         let clock = ContinuousClock()
         let started = clock.now
         var ran = 0
+        var allocations = FrameAllocations(warmup: min(60, o.frames / 2))
         for f in 0..<o.frames {
             if let limit = o.seconds, clock.now - started >= .seconds(limit) { break }
+            allocations.begin()
             try sim.step(delta: o.delta, churn: o.churn)
             if let (drawing, target, viewport) = offscreen {
-                target.clear(0.16, 0.18, 0.2, 1)
+                inDriver { target.clear(0.16, 0.18, 0.2, 1) }
                 try drawing.draw(sim, viewport: viewport)
                 world.scheduler.profiler.record(drawing.renderer.lastFrame)
             }
+            allocations.end(frame: f)
             ran += 1
             changes += sim.triggers.changesLastFrame
             hits += sim.hitsThisFrame
@@ -311,8 +314,11 @@ enum CrowdCommand {
         print(
             "median CPU frame time: \(String(format: "%.3f", report.frameCPU.median)) ms; animation changes by triggers: \(changes); hits: \(hits)"
         )
+        print(allocations.line)
         let integrity = sim.checkIntegrity()
         print("entities: \(integrity.message) -> \(integrity.ok ? "none lost" : "LOST ENTITIES")")
+        let nonFinite = sim.nonFiniteBones()
+        print("non-finite bone values: \(nonFinite.values) in \(nonFinite.instances) instances")
         if let line = outfitReport(sim) { print(line) }
         #if DEBUG
             let d = sim.triggers.diagnostics
@@ -350,15 +356,20 @@ enum CrowdCommand {
             print("wrote \(shot) (\(r.drawn) characters in view, \(r.drawCalls) draw calls)")
         }
         if !integrity.ok { throw CrowdError.lostEntities(integrity.message) }
+        if nonFinite.values > 0 {
+            throw CrowdError.nonFiniteBones("\(nonFinite.values) values in \(nonFinite.instances) instances")
+        }
     }
 }
 
 enum CrowdError: Error, CustomStringConvertible {
     case lostEntities(String)
+    case nonFiniteBones(String)
 
     var description: String {
         switch self {
         case .lostEntities(let m): return "entity bookkeeping failed: \(m)"
+        case .nonFiniteBones(let m): return "bones with non-finite world values after the run: \(m)"
         }
     }
 }

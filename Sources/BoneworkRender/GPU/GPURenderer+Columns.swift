@@ -145,8 +145,8 @@ extension GPURenderer {
                     flagJob.run(chunk: 0)
                     job.classify(chunk: 0)
                 } else {
-                    DispatchQueue.concurrentPerform(iterations: chunkCount) { flagJob.run(chunk: $0) }
-                    DispatchQueue.concurrentPerform(iterations: chunkCount) { job.classify(chunk: $0) }
+                    WorkerPool.shared.perform(iterations: chunkCount, flagJob)
+                    WorkerPool.shared.perform(iterations: chunkCount, ClassifyIterations(job: job))
                 }
                 let middle = RenderClock.threadCPU()
                 scratch.classifyNanoseconds = tally.cpu.load(ordering: .acquiring)
@@ -158,7 +158,7 @@ extension GPURenderer {
                 }
                 let frame = try openColumnFrame(count: count, chunks: chunkCount, wallStart: wallStart)
                 let region = pending?.region ?? 0
-                guard let columnBase = columns.map(region: region, bytes: pending?.columnBytes ?? 0) else {
+                guard let columnBase = driver({ columns.map(region: region, bytes: pending?.columnBytes ?? 0) }) else {
                     drop()
                     throw .buffer(
                         "mapping the GPU path's column blocks failed: GL error 0x\(String(GL.firstError(), radix: 16))")
@@ -181,14 +181,12 @@ extension GPURenderer {
                                 let second = ColumnPackJob(
                                     job: job, views: views, blocks: blocks, frame: frame, copies: copies,
                                     columns: columnBase, copyTime: copyTime)
-                                DispatchQueue.concurrentPerform(iterations: chunkCount + 1) {
-                                    second.run(iteration: $0)
-                                }
+                                WorkerPool.shared.perform(iterations: chunkCount + 1, second)
                             }
                         }
                     }
                 }
-                columns.unmap(region: region)
+                driver { columns.unmap(region: region) }
                 let columnBytes = pending?.columnBytes ?? 0
                 var stats = submit(frame, viewport: viewport)
                 for c in 0..<chunkCount {

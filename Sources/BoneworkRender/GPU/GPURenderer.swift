@@ -20,6 +20,11 @@ import Dispatch
 /// Where `glMultiDrawArraysIndirect` is missing (GL 3.3) the same commands are issued one by one
 /// (`submission` says which ran).
 public final class GPURenderer {
+    /// Called with 1 before and 0 after the GL calls in which the driver does a frame's work
+    /// (unmapping and uploading the tables, the draw call, the timer query, the fence), on the GL
+    /// thread, for tools that count what the driver allocates or spends apart from the renderer's
+    /// own work (`bonework crowd` counts allocations with it). nil: nothing is called.
+    public var driverCalls: (@convention(c) (Int32) -> Void)? = nil
     /// How a frame's commands reach GL.
     public enum Submission: String, Sendable {
         /// One `glMultiDrawArraysIndirect` call per frame (GL 4.3).
@@ -319,12 +324,12 @@ public final class GPURenderer {
                 try table.grow(to: need, regions: fences.count)
             }
         }
-        waitForRegion(region)
+        driver { waitForRegion(region) }
         if columns.bytes(region: region) < columnBytes { try columns.grow(region: region, to: columnBytes) }
-        guard let p0 = tables.0.map(region: region, bytes: needs.0),
-            let p1 = tables.1.map(region: region, bytes: needs.1),
-            let p2 = tables.2.map(region: region, bytes: needs.2),
-            let p3 = tables.3.map(region: region, bytes: needs.3)
+        guard let p0 = driver({ tables.0.map(region: region, bytes: needs.0) }),
+            let p1 = driver({ tables.1.map(region: region, bytes: needs.1) }),
+            let p2 = driver({ tables.2.map(region: region, bytes: needs.2) }),
+            let p3 = driver({ tables.3.map(region: region, bytes: needs.3) })
         else {
             for t in streamed { t.unmap() }
             throw .buffer("mapping the GPU path's tables failed: GL error 0x\(String(GL.firstError(), radix: 16))")
@@ -349,7 +354,7 @@ public final class GPURenderer {
             frame.pack(chunk: 0, range: 0..<frame.count, pose: pose)
             return
         }
-        DispatchQueue.concurrentPerform(iterations: frame.chunkCount) { c in
+        WorkerPool.shared.perform(iterations: frame.chunkCount) { c in
             frame.pack(chunk: c, range: frame.range(ofChunk: c), pose: pose)
         }
     }
@@ -368,13 +373,22 @@ public final class GPURenderer {
             return
         }
         let list = BatchRowBuffer(batches: batches, rows: rows)
-        DispatchQueue.concurrentPerform(iterations: frame.chunkCount) { c in
+        WorkerPool.shared.perform(iterations: frame.chunkCount) { c in
             frame.pack(chunk: c, range: frame.range(ofChunk: c), batches: list.batches, rows: list.rows)
         }
     }
 
     /// The chunks a frame of `count` characters is worth splitting into on `packThreads` threads.
     public func chunks(for count: Int) -> Int { max(1, min(packThreads, count / minimumPackRows)) }
+
+    /// Runs `body`, GL calls in which the driver does a frame's work, between `driverCalls(1)`
+    /// and `driverCalls(0)`.
+    @inline(__always) @discardableResult
+    func driver<T>(_ body: () -> T) -> T {
+        driverCalls?(1)
+        defer { driverCalls?(0) }
+        return body()
+    }
 
     /// Closes `frame` and draws it into the bound framebuffer (GL thread); every packing call must
     /// have returned. A frame that is not the open one draws nothing.
@@ -394,7 +408,7 @@ public final class GPURenderer {
         stats.packChunks = tally.chunks.load(ordering: .acquiring)
         stats.fillNanoseconds = wallStart &- pending.wallStart
         var closed = true
-        for table in streamed where !table.unmap() { closed = false }
+        driver { for table in streamed where !table.unmap() { closed = false } }
         // Commands in chunk order, dynamic ones pointed at their chunk's corners.
         var commandCount = 0
         for c in 0..<frame.chunkCount { commandCount += chunks[c].work.commands.count }
@@ -427,11 +441,13 @@ public final class GPURenderer {
                 }
             }
         }
-        if dynamicCorners > 0 { uploadDynamic(frame: frame, corners: dynamicCorners) }
+        if dynamicCorners > 0 { driver { uploadDynamic(frame: frame, corners: dynamicCorners) } }
         stats.uploadBytes = pending.bytes + staging.count * 4 + dynamicCorners * 32
         stats.uploadNanoseconds = RenderClock.wall() &- wallStart
-        readTimer(pending.region)
+        driver { readTimer(pending.region) }
         if closed && commandCount > 0 && viewport.width != 0 && viewport.height != 0 {
+            driverCalls?(1)
+            defer { driverCalls?(0) }
             let timed = !timerPending[pending.region] && frameNumber % UInt64(gpuTimerInterval) == 0
             if timed { glBeginQuery(GL.e(GL_TIME_ELAPSED), timerQueries[pending.region]) }
             encode(commandCount: commandCount, region: pending.region, viewport: viewport, stats: &stats)
@@ -442,8 +458,10 @@ public final class GPURenderer {
         }
         stats.gpuNanoseconds = lastGPUNanoseconds
         stats.commands = commandCount
-        if let old = fences[pending.region] { glDeleteSync(old) }
-        fences[pending.region] = glFenceSync(GL.e(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
+        driver {
+            if let old = fences[pending.region] { glDeleteSync(old) }
+            fences[pending.region] = glFenceSync(GL.e(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
+        }
         self.pending = nil
         stats.wallNanoseconds = RenderClock.wall() &- pending.wallStart
         stats.submitNanoseconds = pending.beginCPU &+ (RenderClock.threadCPU() &- cpuStart)

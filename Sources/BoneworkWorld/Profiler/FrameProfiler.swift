@@ -367,6 +367,13 @@ public final class FrameProfiler {
         return systemCPU[f * SystemID.count + system.rawValue]
     }
 
+    /// Elapsed nanoseconds of application system `k` (in the order they were added) in the frame
+    /// `back` frames ago; nil when that frame or system does not exist. Allocates nothing.
+    public func applicationWall(_ k: Int, framesAgo back: Int = 0) -> UInt64? {
+        guard k >= 0 && k < applicationSystemNames.count, let f = ringIndex(back) else { return nil }
+        return applicationWall[f * Self.maxApplicationSystems + k]
+    }
+
     /// The record of the frame `back` frames ago (allocates; for reports, not per frame).
     public func frame(framesAgo back: Int = 0) -> FrameRecord? {
         guard let f = ringIndex(back) else { return nil }

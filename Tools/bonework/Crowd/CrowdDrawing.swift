@@ -1,6 +1,7 @@
 import BoneworkFormat
 import BoneworkRender
 import BoneworkWorld
+import CAllocationCounter
 
 /// Draws the crowd through the GPU path (`GPURenderer`): the agents inside the view (with a
 /// margin for a character's size), back to front (higher on the plane first), every kind in one
@@ -26,6 +27,7 @@ final class CrowdDrawing {
         renderer = try GPURenderer(context: context)
         cullSystem = try sim.world.scheduler.profiler.addApplicationSystem("cull + order")
         renderer.packThreads = threads
+        renderer.driverCalls = { bonework_driver_section($0) }
         for (k, kind) in sim.kinds.enumerated() {
             let pages = try AtlasTextures(atlas: atlases[k], context: context)
             textures.append(pages)

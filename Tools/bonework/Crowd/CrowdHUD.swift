@@ -66,15 +66,18 @@ final class CrowdHUD {
         }
     }
 
-    /// Lines of text from `(x, y)` (window pixels, top-left of the first line) on a dark backdrop.
-    func text(_ lines: [String], x: Float, y: Float, color: Color) {
-        let widest = lines.map { Float(BitmapFont.width($0)) * scale }.max() ?? 0
+    /// The lines of `text` from `(x, y)` (window pixels, top-left of the first line) on a dark
+    /// backdrop.
+    func text(_ text: HUDText, x: Float, y: Float, color: Color) {
+        var widest = 0
+        for i in 0..<text.count { widest = max(widest, text.line(i).count) }
+        let width = Float(max(0, widest * BitmapFont.advance - 1)) * scale
         rect(
-            x: x - 6, y: y - 6, width: widest + 12, height: Float(lines.count) * lineHeight + 9,
+            x: x - 6, y: y - 6, width: width + 12, height: Float(text.count) * lineHeight + 9,
             color: Color(0, 0, 0, 0.6))
-        for (row, line) in lines.enumerated() {
+        for row in 0..<text.count {
             let top = y + Float(row) * lineHeight
-            for run in BitmapFont.runs(line) {
+            BitmapFont.forEachRun(text.line(row)) { run in
                 rect(
                     x: x + Float(run.x) * scale, y: top + Float(run.y) * scale, width: Float(run.length) * scale,
                     height: scale, color: color)

@@ -59,8 +59,13 @@ enum CrowdWindow {
         var fpsFrames = 0
         var fpsStart = GLFWWindowContext.time
         var fps = 0.0
-        var crowdMilliseconds = [Double](repeating: 0, count: 3)
-        var lines: [String] = []
+        // The crowd's application systems' last times (ms) and the HUD's text: storage made once.
+        let crowdMilliseconds = UnsafeMutableBufferPointer<Double>.allocate(capacity: 3)
+        crowdMilliseconds.initialize(repeating: 0)
+        defer { crowdMilliseconds.deallocate() }
+        let text = HUDText()
+        let title = WindowTitle(prefix: "bonework crowd | ")
+        var allocations = FrameAllocations(warmup: 60)
         var shown = 0
         var steps = 0
         let started = GLFWWindowContext.time
@@ -69,10 +74,11 @@ enum CrowdWindow {
         let delta = Double(options.delta)
         while !window.shouldClose {
             if let maxFrames = options.maxFrames, shown >= maxFrames { break }
-            GLFWWindowContext.pollEvents()
-            let keys = pressedKeys
-            pressedKeys.removeAll(keepingCapacity: true)
-            for key in keys {
+            allocations.begin()
+            inDriver { GLFWWindowContext.pollEvents() }
+            // The key callback appends only while events are polled.
+            defer { pressedKeys.removeAll(keepingCapacity: true) }
+            for key in pressedKeys {
                 switch key {
                 case GLFW_KEY_ESCAPE:
                     window.shouldClose = true
@@ -101,8 +107,11 @@ enum CrowdWindow {
             if let handle = glfwGetCurrentContext() {
                 var cx = 0.0
                 var cy = 0.0
-                glfwGetCursorPos(handle, &cx, &cy)
-                if glfwGetMouseButton(handle, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS {
+                let held = inDriver {
+                    glfwGetCursorPos(handle, &cx, &cy)
+                    return glfwGetMouseButton(handle, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS
+                }
+                if held {
                     if let (lx, ly) = lastCursor { camera.pan(dx: Float(cx - lx), dy: Float(cy - ly)) }
                     lastCursor = (cx, cy)
                 } else {
@@ -113,7 +122,7 @@ enum CrowdWindow {
                     scrollAccumulated = 0
                 }
             }
-            size = window.framebufferSize
+            size = inDriver { window.framebufferSize }
             camera.screenWidth = Float(max(1, size.width))
             camera.screenHeight = Float(max(1, size.height))
             // Fixed timestep against real time.
@@ -132,8 +141,10 @@ enum CrowdWindow {
                 }
                 if ran == Self.maxStepsPerFrame { accumulated = min(accumulated, delta) }
                 steps += ran
-                if ran > 0, let frame = sim.world.scheduler.profiler.frame() {
-                    crowdMilliseconds = frame.applicationWall.map { Double($0) / 1e6 }
+                if ran > 0 {
+                    for k in 0..<3 {
+                        crowdMilliseconds[k] = Double(sim.world.scheduler.profiler.applicationWall(k) ?? 0) / 1e6
+                    }
                 }
             }
             camera.update(delta: Float(elapsed), halfExtent: sim.halfExtent, followed: sim.position(of: 0))
@@ -144,12 +155,12 @@ enum CrowdWindow {
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
             glViewport(0, 0, GLsizei(size.width), GLsizei(size.height))
             glClearColor(0.16, 0.18, 0.2, 1)
-            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            inDriver { glClear(GLbitfield(GL_COLOR_BUFFER_BIT)) }
             let drawn = try drawing.draw(sim, viewport: viewport, everyone: overlay)
             sim.world.scheduler.profiler.record(drawing.renderer.lastFrame)
-            lines = hudLines(
-                sim: sim, drawn: drawn, crowd: crowdMilliseconds, drawing: drawing, fps: fps, paused: paused,
-                overlay: overlay, camera: camera)
+            hudLines(
+                into: text, sim: sim, drawn: drawn, crowd: UnsafeBufferPointer(crowdMilliseconds), drawing: drawing,
+                fps: fps, paused: paused, overlay: overlay, camera: camera)
             hud.begin(width: size.width, height: size.height)
             if overlay {
                 // Goal markers: a small square where each agent is heading.
@@ -165,8 +176,8 @@ enum CrowdWindow {
                     hud.rect(x: px - 3, y: py - 3, width: 6, height: 6, color: Color(1, 0.85, 0.2, 0.9))
                 }
             }
-            hud.text(lines, x: 12, y: 12, color: Color(1, 1, 1, 1))
-            hud.draw()
+            hud.text(text, x: 12, y: 12, color: Color(1, 1, 1, 1))
+            inDriver { hud.draw() }
             shown += 1
             let closing =
                 window.shouldClose || options.maxFrames.map { shown >= $0 } == true
@@ -175,7 +186,7 @@ enum CrowdWindow {
                 try PNG.write(readFramebuffer(width: size.width, height: size.height), to: file)
                 print("wrote \(file) (\(size.width)x\(size.height), \(drawn) characters drawn)")
             }
-            window.swapBuffers()
+            inDriver { window.swapBuffers() }
             if closing { window.shouldClose = true }
             fpsFrames += 1
             let t = GLFWWindowContext.time
@@ -184,10 +195,13 @@ enum CrowdWindow {
                 fpsFrames = 0
                 fpsStart = t
             }
-            window.setTitle("bonework crowd | " + (lines.first ?? ""))
+            // The window system's title changes only when the summary line does.
+            if title.update(text.line(0)) { inDriver { title.apply(to: window) } }
+            allocations.end(frame: shown - 1)
         }
         print("window: \(shown) frames drawn, \(steps) simulation steps of \(options.delta) s")
-        return lines.joined(separator: " | ")
+        print(allocations.line)
+        return (0..<text.count).map { string(text, line: $0) }.joined(separator: " | ")
     }
 
     /// The window's back buffer as an image (rows top-down).
@@ -208,43 +222,120 @@ enum CrowdWindow {
         return image
     }
 
-    /// The HUD's text: a summary line, the GPU path's and the engine's costs, and with the overlay
-    /// the per-system table and the trigger diagnostics.
+    /// Writes the HUD's text into `text`: a summary line, the GPU path's and the engine's costs,
+    /// and with the overlay the per-system table and the trigger diagnostics. Allocates nothing.
     static func hudLines(
-        sim: CrowdSimulation, drawn: Int, crowd: [Double], drawing: CrowdDrawing, fps: Double, paused: Bool,
-        overlay: Bool, camera: CrowdCamera
-    ) -> [String] {
+        into text: HUDText, sim: CrowdSimulation, drawn: Int, crowd: UnsafeBufferPointer<Double>,
+        drawing: CrowdDrawing, fps: Double, paused: Bool, overlay: Bool, camera: CrowdCamera
+    ) {
         let profiler = sim.world.scheduler.profiler
         let frame = drawing.renderer.lastFrame
         let calls = frame.drawCalls
-        var lines = [
-            "\(sim.count) characters, \(drawn) drawn  \(calls) draw call\(calls == 1 ? "" : "s")  "
-                + String(format: "%.0f FPS", fps) + (paused ? "  PAUSED" : "")
-        ]
-        let engine = SystemID.allCases.reduce(0.0) { $0 + Double(profiler.wall($1) ?? 0) / 1e6 }
-        lines.append(
-            String(
-                format: "GPU path CPU %.2f ms (cull %.2f, pack %.2f, submit %.2f)  engine %.2f ms",
-                Double(frame.cpuNanoseconds + drawing.cullNanoseconds) / 1e6, Double(drawing.cullNanoseconds) / 1e6,
-                Double(frame.packNanoseconds) / 1e6, Double(frame.submitNanoseconds) / 1e6, engine))
-        lines.append(
-            String(format: "steer %.2f ms  triggers %.2f ms  ", crowd[1], crowd[2])
-                + "camera \(camera.preset.map { "\($0)" } ?? "free")  \(drawing.renderer.submission.rawValue)")
+        text.clear()
+        text.append(sim.count)
+        text.append(" characters, ")
+        text.append(drawn)
+        text.append(" drawn  ")
+        text.append(calls)
+        text.append(calls == 1 ? " draw call  " : " draw calls  ")
+        text.append(fps, decimals: 0)
+        text.append(" FPS")
+        if paused { text.append("  PAUSED") }
+        var engine = 0.0
+        for system in systems { engine += Double(profiler.wall(system) ?? 0) / 1e6 }
+        text.newLine()
+        text.append("GPU path CPU ")
+        text.append(Double(frame.cpuNanoseconds + drawing.cullNanoseconds) / 1e6, decimals: 2)
+        text.append(" ms (cull ")
+        text.append(Double(drawing.cullNanoseconds) / 1e6, decimals: 2)
+        text.append(", pack ")
+        text.append(Double(frame.packNanoseconds) / 1e6, decimals: 2)
+        text.append(", submit ")
+        text.append(Double(frame.submitNanoseconds) / 1e6, decimals: 2)
+        text.append(")  engine ")
+        text.append(engine, decimals: 2)
+        text.append(" ms")
+        text.newLine()
+        text.append("steer ")
+        text.append(crowd[1], decimals: 2)
+        text.append(" ms  triggers ")
+        text.append(crowd[2], decimals: 2)
+        text.append(" ms  camera ")
+        switch camera.preset {
+        case .overview: text.append("overview")
+        case .closeUp: text.append("closeUp")
+        case .follow: text.append("follow")
+        case nil: text.append("free")
+        }
+        text.append("  ")
+        text.append(drawing.renderer.submission.rawValue)
+        text.newLine()
         if overlay {
-            lines.append("system            ms")
-            for system in SystemID.allCases {
-                let name = system.name.padding(toLength: 16, withPad: " ", startingAt: 0)
-                lines.append(name + String(format: "%6.2f", Double(profiler.wall(system) ?? 0) / 1e6))
+            text.append("system            ms")
+            for system in systems {
+                text.newLine()
+                text.append(system.name)
+                text.pad(to: 16)
+                let ms = Double(profiler.wall(system) ?? 0) / 1e6
+                if ms < 10 { text.append(byte: 0x20) }
+                text.append(ms, decimals: 2)
             }
+            text.newLine()
             #if DEBUG
                 let d = sim.triggers.diagnostics
-                lines.append("trigger diagnostics: \(d.conflicts) conflicts, \(d.leaks) leaks, \(d.refusals) refusals")
+                text.append("trigger diagnostics: ")
+                text.append(d.conflicts)
+                text.append(" conflicts, ")
+                text.append(d.leaks)
+                text.append(" leaks, ")
+                text.append(d.refusals)
+                text.append(" refusals")
             #else
-                lines.append("trigger diagnostics: not compiled into release builds")
+                text.append("trigger diagnostics: not compiled into release builds")
             #endif
         } else {
-            lines.append("1-3 camera  P pause  O overlay  +/- characters  Esc quit")
+            text.append("1-3 camera  P pause  O overlay  +/- characters  Esc quit")
         }
-        return lines
     }
+
+    /// The systems in table order (`allCases` would build an array per use).
+    private static let systems = SystemID.allCases
+
+    /// Line `i` of `text` as a String (for the log and the tests).
+    static func string(_ text: HUDText, line i: Int) -> String { String(decoding: text.line(i), as: UTF8.self) }
+}
+
+/// The window's title as a C string kept between frames: a prefix and the HUD's summary line,
+/// handed to the window system only when the line changed.
+final class WindowTitle {
+    private let prefix: [UInt8]
+    private let bytes: UnsafeMutablePointer<CChar>
+    private let capacity: Int
+    private var length = -1
+
+    init(prefix: String) {
+        self.prefix = Array(prefix.utf8)
+        capacity = self.prefix.count + HUDText.lineBytes + 1
+        bytes = .allocate(capacity: capacity)
+        bytes.initialize(repeating: 0, count: capacity)
+        for (i, b) in self.prefix.enumerated() { bytes[i] = CChar(bitPattern: b) }
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// Takes `line` as the new summary; true when it differs from the last one.
+    func update(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = prefix.count
+        let n = min(line.count, capacity - start - 1)
+        var same = n == length
+        for i in 0..<n where bytes[start + i] != CChar(bitPattern: line[i]) {
+            same = false
+            bytes[start + i] = CChar(bitPattern: line[i])
+        }
+        bytes[start + n] = 0
+        length = n
+        return !same
+    }
+
+    func apply(to window: GLFWWindowContext) { window.setTitle(cString: bytes) }
 }
