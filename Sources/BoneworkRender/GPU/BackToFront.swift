@@ -120,6 +120,8 @@ public final class BackToFront {
             let shift = UInt64(32 + 8 * pass)
             counts.update(repeating: 0, count: 256)
             for i in 0..<count { counts[Int(truncatingIfNeeded: (from[i] >> shift) & 0xFF)] &+= 1 }
+            // A byte every key shares (a crowd's heights often share their top bytes) moves nothing.
+            if count == 0 || counts[Int(truncatingIfNeeded: (from[0] >> shift) & 0xFF)] == count { continue }
             var sum = 0
             for d in 0..<256 { (counts[d], sum) = (sum, sum &+ counts[d]) }
             for i in 0..<count {
@@ -130,7 +132,7 @@ public final class BackToFront {
             }
             swap(&from, &to)
         }
-        // Four passes: the keys are back in `keys`.
+        if from != keys { keys.update(from: from, count: count) }
     }
 
     /// The sort key of a character: y descending (an order-preserving map of the float onto
