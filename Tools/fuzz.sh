@@ -17,7 +17,7 @@
 # Tools/Fuzz/Play): its inputs are whole exports (up to 128 KB), edited by a structure-aware
 # mutator (Tools/Fuzz/Mutator, built without instrumentation), each must finish within 1 s, and
 # single allocations up to 64 MB (a world's columns) are allowed.
-# `request`, `scenario` and `png` fuzz the other files users hand in: render requests
+# `request`, `scenario` and `png` (1 s per input, as play) fuzz the other files users hand in: render requests
 # (RenderRequest, seeds from ../shared/golden/renders), scenario scripts (Scenario, seeds from
 # ../shared/golden) and PNG pages (PNG.decode capped at 2^20 pixels, seeds from the examples).
 set -euo pipefail
@@ -51,12 +51,14 @@ case $target in
         pattern='*.request.json'; seed_dir=../shared/golden/renders; dict=Tools/Fuzz/json.dict
         module=BoneworkRender; builds+=(BoneworkWorld BoneworkRender)
         link=(-I Sources/CGL -I Sources/CEGL -I Sources/CGLFW -lGL -lEGL -lglfw)
+        limits=(-timeout=1 -malloc_limit_mb=4)
         ;;
     scenario)
         pattern='*.scenario.json'; seed_dir=../shared/golden; dict=Tools/Fuzz/json.dict
         module=BoneworkConformance; builds+=(BoneworkWorld BoneworkConformance)
+        limits=(-timeout=1 -malloc_limit_mb=4)
         ;;
-    png) pattern='*.png'; dict=; module=BoneworkImage; builds=(BoneworkImage); limits=(-timeout=10 -malloc_limit_mb=16) ;;
+    png) pattern='*.png'; dict=; module=BoneworkImage; builds=(BoneworkImage); limits=(-timeout=1 -malloc_limit_mb=16) ;;
     *) echo "unknown target $target (atlas, json, binary, play, request, scenario, png, all)" >&2; exit 2 ;;
 esac
 scratch=.build/fuzz
