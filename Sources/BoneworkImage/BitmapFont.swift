@@ -32,21 +32,7 @@ public enum BitmapFont {
     /// draw as a box), in the order `runs` gives them; allocates nothing.
     public static func forEachRun(_ text: UnsafeBufferPointer<UInt8>, _ body: (Run) -> Void) {
         for (k, byte) in text.enumerated() {
-            let left = k * advance
-            for y in 0..<glyphHeight {
-                let bits = ChartFont.row(byte, y)
-                var x = 0
-                while x < 5 {
-                    guard bits & (0x10 >> UInt8(x)) != 0 else {
-                        x += 1
-                        continue
-                    }
-                    var end = x
-                    while end < 5, bits & (0x10 >> UInt8(end)) != 0 { end += 1 }
-                    body(Run(x: left + x, y: y, length: end - x))
-                    x = end
-                }
-            }
+            for y in 0..<glyphHeight { rowRuns(ChartFont.row(byte, y), left: k * advance, y: y, body) }
         }
     }
 
@@ -55,21 +41,25 @@ public enum BitmapFont {
     public static func runs(_ text: String) -> [Run] {
         var runs: [Run] = []
         for (k, scalar) in text.unicodeScalars.enumerated() {
-            let left = k * advance
             for (y, bits) in ChartFont.rows(scalar).enumerated() {
-                var x = 0
-                while x < 5 {
-                    guard bits & (0x10 >> UInt8(x)) != 0 else {
-                        x += 1
-                        continue
-                    }
-                    var end = x
-                    while end < 5, bits & (0x10 >> UInt8(end)) != 0 { end += 1 }
-                    runs.append(Run(x: left + x, y: y, length: end - x))
-                    x = end
-                }
+                rowRuns(bits, left: k * advance, y: y) { runs.append($0) }
             }
         }
         return runs
+    }
+
+    /// The runs of one glyph row (`bits`, bit 4 the leftmost pixel) of the glyph at column `left`.
+    private static func rowRuns(_ bits: UInt8, left: Int, y: Int, _ body: (Run) -> Void) {
+        var x = 0
+        while x < 5 {
+            guard bits & (0x10 >> UInt8(x)) != 0 else {
+                x += 1
+                continue
+            }
+            var end = x
+            while end < 5, bits & (0x10 >> UInt8(end)) != 0 { end += 1 }
+            body(Run(x: left + x, y: y, length: end - x))
+            x = end
+        }
     }
 }

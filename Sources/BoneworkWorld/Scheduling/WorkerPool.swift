@@ -67,14 +67,11 @@ public final class WorkerPool: @unchecked Sendable {
     /// at once for different `i` (each iteration touching only what is its own, or what nothing
     /// writes). Allocates nothing: the workers reach the job through a pointer to the caller's copy.
     public func perform<Job: ParallelIterations>(iterations count: Int, _ job: Job) {
-        if count <= 0 { return }
-        if count == 1 || workerCount == 0 {
-            for i in 0..<count { job.run(i) }
-            return
-        }
-        guard getpid() == owner, busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+        // One iteration, no workers, a forked child or a busy pool: in order, on this thread.
+        guard count > 1, workerCount > 0, getpid() == owner,
+            busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
         else {
-            for i in 0..<count { job.run(i) }
+            for i in 0..<max(0, count) { job.run(i) }
             return
         }
         defer { busy.store(false, ordering: .releasing) }

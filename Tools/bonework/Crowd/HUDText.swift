@@ -61,23 +61,12 @@ final class HUDText {
 
     func append(_ value: Int) {
         if value < 0 { append(byte: 0x2D) }
-        var magnitude = value.magnitude
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat {
-                d[n] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
-                magnitude /= 10
-                n += 1
-            } while magnitude > 0
-            while n > 0 {
-                n -= 1
-                append(byte: d[n])
-            }
+        let magnitude = value.magnitude
+        var divisor: UInt = 1
+        while divisor <= magnitude / 10 { divisor *= 10 }
+        while divisor > 0 {
+            append(byte: UInt8(truncatingIfNeeded: magnitude / divisor % 10) + 0x30)
+            divisor /= 10
         }
     }
 
