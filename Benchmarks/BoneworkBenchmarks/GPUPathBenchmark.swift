@@ -16,9 +16,10 @@ import Foundation
 /// waited for (a pixel read) outside the timed span.
 enum GPUPathBenchmark {
     static let usage = """
-          gpu [--n N] [--kinds 1|4] [--threads T] [--frames F] [--warmup W] [--assets DIR] [--size S]
+          gpu [--n N] [--kinds 1|4] [--threads T] [--frames F] [--warmup W] [--assets DIR] [--size S] [--copy-world]
                defaults: N 1, 1000 and 10000; kinds 1 and 4 (spineboy-pro, then tank, owl, raptor);
-               T 2; F 20, W 3; a 256x256 target
+               T 2; F 20, W 3; a 256x256 target; the world transforms read in place
+               (World.columnMemory = GPURenderer.columnMemory), copied each frame with --copy-world
         """
 
     struct BadOption: Error, CustomStringConvertible {
@@ -37,6 +38,7 @@ enum GPUPathBenchmark {
         var frames = 20
         var warmup = 3
         var size = 256
+        var inPlace = true
         var assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/spine-examples")
             .path
@@ -64,6 +66,7 @@ enum GPUPathBenchmark {
             case "--warmup": warmup = Int(try value()) ?? warmup
             case "--size": size = try number(try value())
             case "--assets": assets = try value()
+            case "--copy-world": inPlace = false
             default: throw BadOption(description: "unknown option \(args[i])\n\(usage)")
             }
             i += 1
@@ -82,13 +85,16 @@ enum GPUPathBenchmark {
         func median(_ values: [UInt64]) -> Double { Double(values.sorted()[values.count / 2]) / 1e6 }
         print(
             "GPU path, \(gpu.submission.rawValue), \(threads) packing thread\(threads == 1 ? "" : "s"), "
-                + "\(size)x\(size) target; CPU ms per frame (medians of \(frames))")
+                + "\(size)x\(size) target; world transforms "
+                + (inPlace && gpu.columnMemory != nil ? "read in place" : "copied")
+                + "; CPU ms per frame (medians of \(frames))")
         print(
-            "kinds  characters  draw calls  commands  columns  bytes/char    cull(all)  pack(all)  (copy)  GL serial  "
-                + "GL thread  total CPU   in draw call")
+            "kinds  characters  draw calls  commands  columns  bytes/char  in place/char    cull(all)  pack(all)  (classify)  (rows)  (copy)  "
+                + "GL serial  GL thread  total CPU   in draw call   pose(all)")
         for kindCount in kindCounts {
             for n in counts {
                 let world = World(trackCount: 1)
+                if inPlace { world.columnMemory = gpu.columnMemory }
                 var entities: [Entity] = []
                 var agentKinds: [Int32] = []
                 var xs: [Float] = []
@@ -116,9 +122,12 @@ enum GPUPathBenchmark {
                 var merge: [UInt64] = []
                 var pack: [UInt64] = []
                 var copy: [UInt64] = []
+                var classify: [UInt64] = []
+                var rowFlags: [UInt64] = []
                 var serial: [UInt64] = []
                 var inDraw: [UInt64] = []
                 var totals: [UInt64] = []
+                var pose: [UInt64] = []
                 var last = RenderFrameStats()
                 for frame in 0..<(warmup + frames) {
                     world.update(1.0 / 60)
@@ -139,9 +148,12 @@ enum GPUPathBenchmark {
                     merge.append(culling.lastMergeNanoseconds)
                     pack.append(stats.packNanoseconds)
                     copy.append(stats.columnCopyNanoseconds)
+                    classify.append(stats.classifyNanoseconds)
+                    rowFlags.append(stats.rowFlagNanoseconds)
                     serial.append(glSerial)
                     inDraw.append(stats.drawCallNanoseconds)
                     totals.append(culling.lastCPUNanoseconds &+ stats.packNanoseconds &+ glSerial)
+                    pose.append(world.scheduler.nanoseconds(.pose) ?? 0)
                     last = stats
                 }
                 var glThread: [UInt64] = []
@@ -156,18 +168,22 @@ enum GPUPathBenchmark {
                 }
                 print(
                     d(kindCount, 5) + d(n, 12) + d(last.drawCalls, 12) + d(last.commands, 10) + d(last.fromColumns, 9)
-                        + d(last.uploadBytes / max(1, last.instances), 12) + f(median(cull), 13)
-                        + f(median(pack), 11) + f(median(copy), 8) + f(median(serial), 11) + f(median(glThread), 11)
-                        + f(median(totals), 11) + f(median(inDraw), 15))
+                        + d(last.uploadBytes / max(1, last.instances), 12)
+                        + d(last.inPlaceBytes / max(1, last.instances), 15) + f(median(cull), 13)
+                        + f(median(pack), 11) + f(median(classify), 12) + f(median(rowFlags), 8) + f(median(copy), 8)
+                        + f(median(serial), 11) + f(median(glThread), 11)
+                        + f(median(totals), 11) + f(median(inDraw), 15) + f(median(pose), 12))
                 withExtendedLifetime(world) {}
             }
         }
         print(
             "ms per frame, medians. cull(all): culling, sorting and merging on every thread; pack(all): locating, "
-                + "classifying, copying columns and writing records on every thread ((copy): the bulk copy of the columns, one thread); GL serial: the GL thread's "
+                + "classifying, copying columns and writing records on every thread ((classify): the first pass, locating and classifying the characters; (rows): of it, flagging every row of the batches; (copy): the bulk copy of the columns, one thread); GL serial: the GL thread's "
                 + "layout, mapping and submission outside the draw call; GL thread = GL serial + the merge of the "
                 + "sorted runs; total CPU = cull(all) + pack(all) + GL serial. in draw call: CPU inside the draw "
                 + "call (llvmpipe's vertex stage; a hardware driver only records it). columns: characters drawn "
-                + "from their batch's columns (the others are packed slot by slot).")
+                + "from their batch's columns (the others are packed slot by slot). in place/char: bytes of world "
+                + "transforms the GPU read where the pose system wrote them (not copied, not in bytes/char). "
+                + "pose(all): the World's pose system on every thread (writing the world transforms).")
     }
 }

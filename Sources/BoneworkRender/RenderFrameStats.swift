@@ -52,8 +52,14 @@ public struct RenderFrameStats: Sendable, Equatable {
     /// Of `packNanoseconds`, the first pass of a frame drawn from columns: locating and
     /// classifying the characters (all threads).
     public var classifyNanoseconds: UInt64 = 0
+    /// Of `classifyNanoseconds`, flagging every row of the batches drawn (what each row shows:
+    /// clips, deform, draw order), all threads.
+    public var rowFlagNanoseconds: UInt64 = 0
     /// Bytes of batch columns copied for the characters drawn from columns (GPU path).
     public var columnBytes = 0
+    /// Bytes of batch columns the GPU read where the World keeps them, uncopied: world
+    /// transforms in the renderer's `GPUColumnMemory` (GPU path).
+    public var inPlaceBytes = 0
 
     /// Zero counts.
     public init() {}

@@ -23,6 +23,17 @@ struct ColumnBlock {
     var hi: Int
 }
 
+/// Columns a frame reads where the World keeps them (`GPUColumnMemory`) instead of copying them:
+/// the source number of the world transforms' buffer (0: copied; else 1 ...
+/// `GPURenderer.inPlaceSources`) and the first word of columns a, b, c, d, worldX, worldY in it;
+/// the same for the slot attachment column.
+struct InPlaceColumns {
+    var world = 0
+    var words = (0, 0, 0, 0, 0, 0)
+    var attachments = 0
+    var attachmentWord = 0
+}
+
 /// One bulk copy of a frame: `bytes` from `source` to `target` bytes into the column table.
 struct ColumnCopy {
     var source: UnsafeRawPointer
@@ -32,13 +43,15 @@ struct ColumnCopy {
 
 /// The words of a block descriptor, in order (the vertex shader reads them by these positions).
 enum ColumnDescriptor {
-    static let words = 40
+    static let words = 44
     // 0 chunk size, 1 bones, 2 slots, 3 colour rows, 4 dark rows, 5 sequence rows, 6 deform rows,
     // 7 deform floats; then the first word of each column: 8 ... 13 a, b, c, d, worldX, worldY;
     // 14 attachment; 15 ... 18 colour r, g, b, a; 19 ... 21 dark r, g, b; 22 sequence; 23 deform
-    // length; 24 unused; 25 plan; 26 ... 29 skeleton colour; 30 slot bone; 31 slot colour row;
+    // length; 24 where the world transforms are read (0: this block; k: in-place source k,
+    // `InPlaceWorld`); 25 plan; 26 ... 29 skeleton colour; 30 slot bone; 31 slot colour row;
     // 32 dark row; 33 sequence row; 34 deform row; 35 deform offset; 36 setup colour; 37 setup
-    // dark; 38 has-dark bytes; 39 active-bone bytes (plan * bones + bone).
+    // dark; 38 has-dark bytes; 39 active-bone bytes (plan * bones + bone); 40 where the attachment
+    // column is read (as word 24); 41 ... 43 unused.
 }
 
 extension GPURenderer {
@@ -143,9 +156,11 @@ extension GPURenderer {
                 let glBefore = RenderClock.threadCPU() &- setup
                 if chunkCount == 1 {
                     flagJob.run(chunk: 0)
+                    scratch.rowFlagNanoseconds = tally.cpu.load(ordering: .acquiring)
                     job.classify(chunk: 0)
                 } else {
                     WorkerPool.shared.perform(iterations: chunkCount, flagJob)
+                    scratch.rowFlagNanoseconds = tally.cpu.load(ordering: .acquiring)
                     WorkerPool.shared.perform(iterations: chunkCount, ClassifyIterations(job: job))
                 }
                 let middle = RenderClock.threadCPU()
@@ -195,7 +210,9 @@ extension GPURenderer {
                 }
                 stats.columnCopyNanoseconds = scratch.copyNanoseconds
                 stats.classifyNanoseconds = scratch.classifyNanoseconds
+                stats.rowFlagNanoseconds = scratch.rowFlagNanoseconds
                 stats.columnBytes = columnBytes
+                stats.inPlaceBytes = scratch.inPlaceBytes
                 lastFrame = stats
                 return stats
             }
@@ -236,12 +253,14 @@ extension GPURenderer {
         scratch.blocks.removeAll(keepingCapacity: true)
         scratch.copies.removeAll(keepingCapacity: true)
         scratch.descriptors.removeAll(keepingCapacity: true)
+        scratch.inPlace.removeAll(keepingCapacity: true)
+        scratch.inPlaceBytes = 0
         var word = 0
         for b in 0..<batchCount {
             var lo = Int.max
             var hi = -1
             for c in 0..<chunkCount {
-                let range = scratch.ranges + (c * batchCount + b) * 2
+                let range = scratch.ranges + c * ColumnFrameScratch.rangeStride(batches: batchCount) + b * 2
                 lo = min(lo, Int(range[0]))
                 hi = max(hi, Int(range[1]))
             }
@@ -254,7 +273,10 @@ extension GPURenderer {
             lo = lo / size * size
             hi = (hi + size - 1) / size * size
             scratch.blocks.append(ColumnBlock(word: word, lo: lo, hi: hi))
-            word = Self.layoutBlock(d, lo: lo, hi: hi, at: word, scratch: scratch)
+            let place = inPlace(d, scratch: scratch)
+            if place.world > 0 { scratch.inPlaceBytes += (hi - lo) * d.boneCount * 24 }
+            if place.attachments > 0 { scratch.inPlaceBytes += (hi - lo) * d.slotCount * 4 }
+            word = Self.layoutBlock(d, lo: lo, hi: hi, at: word, inPlace: place, scratch: scratch)
         }
         guard word < Int(Int32.max) else {
             throw .buffer("a frame's column blocks need more words than 32-bit indices reach")
@@ -266,11 +288,47 @@ extension GPURenderer {
         return frame
     }
 
+    /// Which of batch `d`'s columns the GPU reads in place (`InPlaceColumns`): those in the
+    /// renderer's `columnMemory` while the frame has a source left for their buffer (sources are
+    /// handed out batch by batch; the others are copied).
+    private func inPlace(_ d: DrawColumns, scratch: ColumnFrameScratch) -> InPlaceColumns {
+        var place = InPlaceColumns()
+        guard let memory = columnMemory, inPlaceSources > 0 else { return place }
+        /// The source of the allocation holding `pointer` (added to the frame's), or nil.
+        func source(_ k: Int) -> Int? {
+            let buffer = memory.allocations[k].buffer
+            if let used = scratch.inPlace.firstIndex(where: { $0.buffer == buffer }) { return used + 1 }
+            guard scratch.inPlace.count < inPlaceSources else { return nil }
+            let a = memory.allocations[k]
+            scratch.inPlace.append(InPlaceSource(buffer: a.buffer, floats: a.floats, words: a.words))
+            return scratch.inPlace.count
+        }
+        if let (k, a) = memory.locate(UnsafeRawPointer(d.worldA)) {
+            func word(_ column: UnsafePointer<Float>) -> Int? {
+                guard let (other, w) = memory.locate(UnsafeRawPointer(column)), other == k else { return nil }
+                return w
+            }
+            if let b = word(d.worldB), let c = word(d.worldC), let dd = word(d.worldD), let x = word(d.worldX),
+                let y = word(d.worldY), let s = source(k)
+            {
+                place.world = s
+                place.words = (a, b, c, dd, x, y)
+            }
+        }
+        if let (k, w) = memory.locate(UnsafeRawPointer(d.attachment)), let s = source(k) {
+            place.attachments = s
+            place.attachmentWord = w
+        }
+        return place
+    }
+
     /// Appends batch `d`'s descriptor (to `scratch.descriptors`) and copies for rows `lo ..< hi`
-    /// from word `word`; returns the word after the block.
-    private static func layoutBlock(_ d: DrawColumns, lo: Int, hi: Int, at word: Int, scratch: ColumnFrameScratch)
-        -> Int
-    {
+    /// from word `word`; returns the word after the block. `inPlace`: the columns read from their
+    /// source instead of copied.
+    private static func layoutBlock(
+        _ d: DrawColumns, lo: Int, hi: Int, at word: Int, inPlace: InPlaceColumns,
+        scratch: ColumnFrameScratch
+    ) -> Int {
         let rows = hi - lo
         var target = (word + ColumnDescriptor.words) * 4
         let first = scratch.descriptors.count
@@ -298,13 +356,31 @@ extension GPURenderer {
         put(5, d.sequenceSlots)
         put(6, d.deformSlots)
         put(7, d.deformFloats)
-        element(8, d.worldA, d.boneCount)
-        element(9, d.worldB, d.boneCount)
-        element(10, d.worldC, d.boneCount)
-        element(11, d.worldD, d.boneCount)
-        element(12, d.worldX, d.boneCount)
-        element(13, d.worldY, d.boneCount)
-        element(14, d.attachment, d.slotCount)
+        if inPlace.world > 0 {
+            // Row lo of each column, as a copied block would start with it.
+            let w = inPlace.words
+            let offset = lo * d.boneCount
+            put(8, w.0 + offset)
+            put(9, w.1 + offset)
+            put(10, w.2 + offset)
+            put(11, w.3 + offset)
+            put(12, w.4 + offset)
+            put(13, w.5 + offset)
+            put(24, inPlace.world)
+        } else {
+            element(8, d.worldA, d.boneCount)
+            element(9, d.worldB, d.boneCount)
+            element(10, d.worldC, d.boneCount)
+            element(11, d.worldD, d.boneCount)
+            element(12, d.worldX, d.boneCount)
+            element(13, d.worldY, d.boneCount)
+        }
+        if inPlace.attachments > 0 {
+            put(14, inPlace.attachmentWord + lo * d.slotCount)
+            put(40, inPlace.attachments)
+        } else {
+            element(14, d.attachment, d.slotCount)
+        }
         element(15, d.colorR, d.colorSlots)
         element(16, d.colorG, d.colorSlots)
         element(17, d.colorB, d.colorSlots)

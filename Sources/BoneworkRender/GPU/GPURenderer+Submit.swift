@@ -97,6 +97,11 @@ extension GPURenderer {
         bind(11, views.words)
         bind(12, views.quads)
         bind(13, staticTextures[4])
+        for source in 0..<inPlaceSources {
+            let used = (pending?.columnBytes ?? 0) > 0 && source < columnScratch.inPlace.count
+            bind(Self.textureUnits.count + 2 * source, used ? columnScratch.inPlace[source].floats : 0)
+            bind(Self.textureUnits.count + 2 * source + 1, used ? columnScratch.inPlace[source].words : 0)
+        }
         for plane in 0..<GPUSkeletonGeometry.maxClipEdges { glEnable(GL.e(GL_CLIP_DISTANCE0) + GLenum(plane)) }
         glActiveTexture(GL.e(GL_TEXTURE0))
         glBindVertexArray(vertexArray)
@@ -158,7 +163,7 @@ extension GPURenderer {
         }
         stats.drawCallNanoseconds = RenderClock.threadCPU() &- before
         glBindVertexArray(0)
-        for unit in 1..<Self.textureUnits.count { bind(unit, 0) }
+        for unit in 1..<(Self.textureUnits.count + 2 * inPlaceSources) { bind(unit, 0) }
         for plane in 0..<GPUSkeletonGeometry.maxClipEdges { glDisable(GL.e(GL_CLIP_DISTANCE0) + GLenum(plane)) }
         glActiveTexture(GL.e(GL_TEXTURE0))
         glBindTexture(GL.e(GL_TEXTURE_2D_ARRAY), 0)

@@ -55,6 +55,14 @@ public final class GPURenderer {
     /// Why the last frame drew nothing, if it failed.
     public private(set) var lastError: RenderError? = nil
 
+    /// Where a `World` drawn by this renderer keeps its bones' world transforms so that frames
+    /// read them in place instead of copying them (`world.columnMemory = renderer.columnMemory`);
+    /// nil where the context cannot map buffers persistently (`ARB_buffer_storage`) or has too
+    /// few vertex texture units for one more buffer texture (frames copy them then).
+    public let columnMemory: GPUColumnMemory?
+    /// Buffers of `columnMemory` one frame reads in place (columns beyond them are copied).
+    let inPlaceSources: Int
+
     let context: GLContext
     let program: ShaderProgram
     var uniforms: [String: GLint] = [:]
@@ -106,6 +114,9 @@ public final class GPURenderer {
     var pending: Pending? = nil
     /// The largest page-array layer count the fragment shader's layer table holds.
     static let maxLayers = 64
+    /// Buffers of `columnMemory` one frame reads in place, at most (two texture units each after
+    /// `textureUnits`): two per batch (world transforms, slot attachments), so four batches.
+    static let maxInPlaceSources = 8
     /// The samplers in texture-unit order (unit k samples the k-th).
     static let textureUnits = [
         "uPages", "uVertices", "uInfluences", "uCorners", "uDynamic", "uCharacters", "uBones", "uSlots", "uDeform",
@@ -137,8 +148,15 @@ public final class GPURenderer {
         var dualSource: GLint = 0
         glGetIntegerv(GL.e(GL_MAX_DUAL_SOURCE_DRAW_BUFFERS), &dualSource)
         guard dualSource >= 1 else { throw .contextCreation("the GPU path needs dual-source blending (GL 3.3)") }
-        program = try ShaderProgram(vertex: Self.vertexShader, fragment: Self.fragmentShader, context: context)
         let persistent = GL.hasBufferStorage()
+        var vertexUnits: GLint = 0
+        glGetIntegerv(GL.e(GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS), &vertexUnits)
+        // Every unit after the page array is read by the vertex shader; a source takes two.
+        let spareUnits = Int(vertexUnits) - (Self.textureUnits.count - 1)
+        inPlaceSources = persistent ? max(0, min(Self.maxInPlaceSources, spareUnits / 2)) : 0
+        columnMemory = inPlaceSources > 0 ? GPUColumnMemory(context: context) : nil
+        program = try ShaderProgram(
+            vertex: Self.vertexShader(inPlaceSources: inPlaceSources), fragment: Self.fragmentShader, context: context)
         bones = StreamedTable(format: GL.e(GL_RGBA32F), texelBytes: 16, persistent: persistent)
         slots = StreamedTable(format: GL.e(GL_RGBA32UI), texelBytes: 16, persistent: persistent)
         deform = StreamedTable(format: GL.e(GL_R32F), texelBytes: 4, persistent: persistent)
@@ -169,6 +187,10 @@ public final class GPURenderer {
         glUseProgram(program.name)
         for (k, name) in Self.textureUnits.enumerated() {
             glUniform1i(uniforms[name] ?? -1, GLint(k))
+        }
+        for source in 0..<inPlaceSources {
+            glUniform1i(program.uniform("uSourceFloats\(source + 1)"), GLint(Self.textureUnits.count + 2 * source))
+            glUniform1i(program.uniform("uSourceWords\(source + 1)"), GLint(Self.textureUnits.count + 2 * source + 1))
         }
         glBindVertexArray(vertexArray)
         glBindBuffer(GL.e(GL_ARRAY_BUFFER), iotaBuffer)
@@ -461,6 +483,7 @@ public final class GPURenderer {
         driver {
             if let old = fences[pending.region] { glDeleteSync(old) }
             fences[pending.region] = glFenceSync(GL.e(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
+            if pending.columnBytes > 0 && !columnScratch.inPlace.isEmpty { columnMemory?.frameRead() }
         }
         self.pending = nil
         stats.wallNanoseconds = RenderClock.wall() &- pending.wallStart

@@ -10,7 +10,37 @@ extension GPURenderer {
     /// slot's image, colours and deform by the CPU path's rules (`GPUFrame.writeCharacter`,
     /// `SlotVertexColors`, `PoseView.deform`): no attachment, an inactive bone, a slot or
     /// attachment alpha of 0, or another image than this vertex's draws nothing.
-    static let vertexShader = """
+    ///
+    /// A block's world transforms and slot attachments are read from the block (descriptor words
+    /// 24 and 40 = 0) or, where the World keeps them in the renderer's `GPUColumnMemory`, from
+    /// source k's buffer textures `uSourceFloats<k>` / `uSourceWords<k>` (word = k, 1 ...
+    /// `inPlaceSources`).
+    static func vertexShader(inPlaceSources: Int) -> String {
+        let samplers = (0..<inPlaceSources).map {
+            "uniform samplerBuffer uSourceFloats\($0 + 1);\nuniform usamplerBuffer uSourceWords\($0 + 1);\n"
+        }.joined()
+        let sources = (0..<inPlaceSources).map {
+            "    if (source == \($0 + 1)u) return texelFetch(uSourceFloats\($0 + 1), i).x;\n"
+        }.joined()
+        let wordSources = (0..<inPlaceSources).map {
+            "    if (source == \($0 + 1)u) return int(texelFetch(uSourceWords\($0 + 1), i).x);\n"
+        }.joined()
+        var text = ""
+        for line in vertexShaderTemplate.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasSuffix("//@WORLD_SAMPLERS") {
+                text += samplers
+            } else if line.hasSuffix("//@WORLD_SOURCES") {
+                text += sources
+            } else if line.hasSuffix("//@WORD_SOURCES") {
+                text += wordSources
+            } else {
+                text += line + "\n"
+            }
+        }
+        return text
+    }
+
+    private static let vertexShaderTemplate = """
         #version 330 core
         layout(location = 0) in int aCharacter;
         uniform usamplerBuffer uVertices;    // 2 texels per vertex: u, v, slot, variant | influences, count, meta, deform
@@ -34,6 +64,7 @@ extension GPURenderer {
         uniform int uDeformBase;
         uniform vec2 uOrigin;
         uniform vec2 uScale;
+        //@WORLD_SAMPLERS
         out float gl_ClipDistance[8];
         out vec2 vUV;
         out vec4 vLight;
@@ -44,6 +75,16 @@ extension GPURenderer {
         }
         int word(int i) { return int(texelFetch(uColumnWords, i).x); }
         float value(int i) { return texelFetch(uColumns, i).x; }
+        // A world-transform float: from the block's own copy (source 0) or read in place.
+        float bone(uint source, int i) {
+        //@WORLD_SOURCES
+            return texelFetch(uColumns, i).x;
+        }
+        // A column word (the slot attachments) from the block or read in place.
+        int sourceWord(uint source, int i) {
+        //@WORD_SOURCES
+            return word(i);
+        }
         uint byteAt(int first, int i) {
             return (texelFetch(uColumnWords, first + (i >> 2)).x >> uint((i & 3) * 8)) & 255u;
         }
@@ -98,10 +139,12 @@ extension GPURenderer {
                 uvec4 d7 = texelFetch(uColumnQuads, block + 7); // skeleton b, a, slot bone, colour row
                 uvec4 d8 = texelFetch(uColumnQuads, block + 8); // dark row, sequence row, deform row, deform offset
                 uvec4 d9 = texelFetch(uColumnQuads, block + 9); // setup colour, setup dark, has dark, active bones
+                uvec4 d10 = texelFetch(uColumnQuads, block + 10); // attachment source, unused
                 int size = int(d0.x);
                 int bones = int(d0.y);
+                uint worldSource = d6.x;
                 int s = int(v0.z);
-                int attachment = word(int(d3.z) + at(size, int(d0.z), row, s));
+                int attachment = sourceWord(d10.x, int(d3.z) + at(size, int(d0.z), row, s));
                 if (attachment < 0) {
                     collapse();
                     return;
@@ -183,16 +226,20 @@ extension GPURenderer {
                         local = weighted ? local + shift : shift;
                     }
                     int e = boneRow + int(influence.x) * size;
-                    vec4 m = vec4(value(int(d2.x) + e), value(int(d2.y) + e), value(int(d2.z) + e), value(int(d2.w) + e));
-                    vec2 t = vec2(value(int(d3.x) + e), value(int(d3.y) + e));
+                    vec4 m = vec4(
+                        bone(worldSource, int(d2.x) + e), bone(worldSource, int(d2.y) + e), bone(worldSource, int(d2.z) + e),
+                        bone(worldSource, int(d2.w) + e));
+                    vec2 t = vec2(bone(worldSource, int(d3.x) + e), bone(worldSource, int(d3.y) + e));
                     world += vec2(local.x * m.x + local.y * m.y + t.x, local.x * m.z + local.y * m.w + t.y) * influence.w;
                 }
                 if (part >= 0) {
                     // Inside the part: on the inner side of each of its edges, in world space.
                     ivec4 clip = texelFetch(uCharacters, uCharacterBase + characterIndex * 2 + 1);
                     int e = boneRow + clip.x * size;
-                    vec4 m = vec4(value(int(d2.x) + e), value(int(d2.y) + e), value(int(d2.z) + e), value(int(d2.w) + e));
-                    vec2 t = vec2(value(int(d3.x) + e), value(int(d3.y) + e));
+                    vec4 m = vec4(
+                        bone(worldSource, int(d2.x) + e), bone(worldSource, int(d2.y) + e), bone(worldSource, int(d2.z) + e),
+                        bone(worldSource, int(d2.w) + e));
+                    vec2 t = vec2(bone(worldSource, int(d3.x) + e), bone(worldSource, int(d3.y) + e));
                     int first = clip.y + part * 5;
                     int n = int(texelFetch(uClipParts, first).x);
                     vec2 corner[8];

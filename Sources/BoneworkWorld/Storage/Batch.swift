@@ -45,8 +45,15 @@ public final class Batch {
     /// calls), so that they allocate nothing.
     private let outOfFrameScratch = PoseScratch()
 
-    /// An empty batch for `rig` with room for `capacity` instances of `trackCount` tracks each.
-    public init(rig: CompiledSkeleton, layout: ColumnLayout = .standard, trackCount: Int = 4, capacity: Int = 16) {
+    /// Where the tables the schema marks `shared` (world transforms) live; nil: the heap.
+    public private(set) var columnMemory: (any ColumnMemory)?
+
+    /// An empty batch for `rig` with room for `capacity` instances of `trackCount` tracks each;
+    /// its world transforms in `columnMemory` when one is given.
+    public init(
+        rig: CompiledSkeleton, layout: ColumnLayout = .standard, trackCount: Int = 4, capacity: Int = 16,
+        columnMemory: (any ColumnMemory)? = nil
+    ) {
         // The lane code's generic types exist before any frame (see `LaneVector.laneTypes`).
         _ = SIMD4<Float>.laneTypes + SIMD8<Float>.laneTypes
         self.rig = rig
@@ -55,8 +62,11 @@ public final class Batch {
         let cap = layout.roundUp(capacity)
         self.capacity = cap
         let t = rig.tables
+        self.columnMemory = columnMemory
         tables = BatchSchema.tables.map {
-            ColumnTable($0, perInstance: $0.extent.count(rig), layout: layout, capacity: cap)
+            ColumnTable(
+                $0, perInstance: $0.extent.count(rig), layout: layout, capacity: cap,
+                memory: $0.shared ? columnMemory : nil)
         }
         colorRowOfSlot = .allocate(capacity: max(1, t.slotCount))
         colorRowOfSlot.initialize(from: t.slotColorRow, count: t.slotCount)
@@ -91,6 +101,14 @@ public final class Batch {
         for table in tables { table.free() }
         events.free()
         colorRowOfSlot.deallocate()
+    }
+
+    /// Moves the shared tables (world transforms) into `memory` (nil: the heap), contents and all.
+    public func moveSharedColumns(to memory: (any ColumnMemory)?) {
+        columnMemory?.waitForReaders()
+        columnMemory = memory
+        for (t, spec) in BatchSchema.tables.enumerated() where spec.shared { tables[t].move(to: memory) }
+        bindColumns()
     }
 
     /// Calls `body` with the storage of every column table, as bytes (tests compare batches bit

@@ -43,16 +43,18 @@ struct ColumnTableSpec: Sendable {
     let alignment: Int
     /// Per-instance blocks (draw order, deform buffers) are instance-major in every layout.
     let instanceMajor: Bool
+    /// Read in place by a renderer: allocated from the World's `ColumnMemory` when it has one.
+    var shared = false
     let bind: @Sendable (inout BatchColumns, ColumnTable) -> Void
 
     /// A table whose fields are the columns `paths` of `BatchColumns`, in order.
     static func columns<T: BitwiseCopyable>(
-        _ name: String, _ type: T.Type, _ extent: ColumnExtent, instanceMajor: Bool = false,
+        _ name: String, _ type: T.Type, _ extent: ColumnExtent, instanceMajor: Bool = false, shared: Bool = false,
         _ paths: [WritableKeyPath<BatchColumns, UnsafeMutablePointer<T>> & Sendable]
     ) -> ColumnTableSpec {
         ColumnTableSpec(
             name: name, extent: extent, fields: paths.count, elementStride: MemoryLayout<T>.stride,
-            alignment: MemoryLayout<T>.alignment, instanceMajor: instanceMajor
+            alignment: MemoryLayout<T>.alignment, instanceMajor: instanceMajor, shared: shared
         ) { columns, table in
             for (f, path) in paths.enumerated() { columns[keyPath: path] = table.field(f, as: T.self) }
         }
@@ -70,13 +72,14 @@ struct ColumnTableSpec: Sendable {
 enum BatchSchema {
     static let tables: [ColumnTableSpec] = [
         .columns(
-            "bone pose and world transform", Float.self, .bones,
-            [
-                \.x, \.y, \.rotation, \.scaleX, \.scaleY, \.shearX, \.shearY,
-                \.a, \.b, \.c, \.d, \.worldX, \.worldY,
-            ]),
+            "bone local pose", Float.self, .bones, [\.x, \.y, \.rotation, \.scaleX, \.scaleY, \.shearX, \.shearY]),
+        // What a crowd's GPU draw reads most (24 bytes per bone): a table of its own, so that a
+        // renderer's `ColumnMemory` can hold it and the GPU read it where the pose system wrote it.
+        .columns(
+            "bone world transforms", Float.self, .bones, shared: true, [\.a, \.b, \.c, \.d, \.worldX, \.worldY]),
         .columns("bone inherit modes", UInt8.self, .inheritBones, [\.inherit]),
-        .columns("slot attachments", Int32.self, .slots, [\.attachment, \.attachmentState]),
+        // The attachment each slot shows: read by the GPU draw per vertex, shared as well.
+        .columns("slot attachments", Int32.self, .slots, shared: true, [\.attachment, \.attachmentState]),
         .columns("slot colours", Float.self, .colorSlots, [\.colorR, \.colorG, \.colorB, \.colorA]),
         .columns("slot dark colours", Float.self, .darkSlots, [\.darkR, \.darkG, \.darkB]),
         .columns("slot sequence frames", Int32.self, .sequenceSlots, [\.sequenceIndex]),
@@ -97,7 +100,7 @@ enum BatchSchema {
         ColumnTableSpec(
             name: "physics parameters and state", extent: .physicsConstraints, fields: PhysicsField.count,
             elementStride: MemoryLayout<Float>.stride, alignment: MemoryLayout<Float>.alignment,
-            instanceMajor: false
+            instanceMajor: false, shared: false
         ) { columns, table in
             columns.physics = table.field(0, as: Float.self)
             columns.physicsFieldStride = table.capacity * table.perInstance
@@ -115,6 +118,8 @@ enum BatchSchema {
 
     /// The index of the slot colour table (it widens when application code colours a slot).
     static let colorTable = tables.firstIndex(where: { $0.extent == .colorSlots })!
+    /// The index of the bones' world transform table.
+    static let worldTable = tables.firstIndex(where: { $0.name == "bone world transforms" })!
 }
 
 extension ColumnExtent: Equatable {}

@@ -12,6 +12,8 @@
 /// then). `field(_:as:)` must be asked for the element type the schema declares, and the table
 /// freed exactly once (`free()`, by the batch's deinit).
 struct ColumnTable {
+    /// Where the storage came from: a renderer's memory (`ColumnMemory`), nil for the heap.
+    private(set) var owner: (any ColumnMemory)?
     let fields: Int
     let perInstance: Int
     let elementStride: Int
@@ -20,21 +22,47 @@ struct ColumnTable {
     private(set) var capacity: Int
     private(set) var storage: UnsafeMutableRawPointer
 
-    init(_ spec: ColumnTableSpec, perInstance: Int, layout: ColumnLayout, capacity: Int) {
+    /// A table for `capacity` instances; `memory` (for a table the schema marks `shared`) is asked
+    /// for the storage first.
+    init(
+        _ spec: ColumnTableSpec, perInstance: Int, layout: ColumnLayout, capacity: Int,
+        memory: (any ColumnMemory)? = nil
+    ) {
         self.fields = spec.fields
         self.perInstance = perInstance
         self.elementStride = spec.elementStride
         self.alignment = spec.alignment
         self.layout = spec.instanceMajor ? .instanceMajor : layout
         self.capacity = capacity
-        storage = Self.allocateZeroed(bytes: spec.fields * perInstance * capacity * spec.elementStride, spec.alignment)
+        (storage, owner) = Self.allocateZeroed(
+            bytes: spec.fields * perInstance * capacity * spec.elementStride, spec.alignment, memory)
     }
 
-    private static func allocateZeroed(bytes: Int, _ alignment: Int) -> UnsafeMutableRawPointer {
+    /// Zero bytes from `memory` when it has them, else from the heap, and who owns them.
+    private static func allocateZeroed(bytes: Int, _ alignment: Int, _ memory: (any ColumnMemory)?)
+        -> (UnsafeMutableRawPointer, (any ColumnMemory)?)
+    {
         let size = max(16, bytes)
+        if let memory, let p = memory.allocate(byteCount: size, alignment: max(16, alignment)) { return (p, memory) }
         let p = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: max(16, alignment))
         p.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-        return p
+        return (p, nil)
+    }
+
+    /// Hands `storage` back to whoever allocated it.
+    private static func release(_ storage: UnsafeMutableRawPointer, _ owner: (any ColumnMemory)?) {
+        if let owner { owner.deallocate(storage) } else { storage.deallocate() }
+    }
+
+    /// This table's contents in storage from `memory` (nil: the heap); the old storage is freed.
+    mutating func move(to memory: (any ColumnMemory)?) {
+        guard memory !== owner else { return }
+        let bytes = fields * perInstance * capacity * elementStride
+        let (fresh, newOwner) = Self.allocateZeroed(bytes: bytes, alignment, memory)
+        fresh.copyMemory(from: storage, byteCount: max(16, bytes))
+        Self.release(storage, owner)
+        storage = fresh
+        owner = newOwner
     }
 
     /// Bytes of one field (capacity * perInstance elements).
@@ -58,15 +86,16 @@ struct ColumnTable {
     mutating func grow(to newCapacity: Int, keeping count: Int) {
         guard newCapacity > capacity else { return }
         let newFieldBytes = newCapacity * perInstance * elementStride
-        let fresh = Self.allocateZeroed(bytes: fields * newFieldBytes, alignment)
+        let (fresh, newOwner) = Self.allocateZeroed(bytes: fields * newFieldBytes, alignment, owner)
         // Layout bases depend only on the instance index, not on the capacity, so each field's
         // prefix moves as one block.
         let used = min(capacity, layout.roundUp(count)) * perInstance * elementStride
         for f in 0..<fields {
             (fresh + f * newFieldBytes).copyMemory(from: storage + f * fieldBytes, byteCount: used)
         }
-        storage.deallocate()
+        Self.release(storage, owner)
         storage = fresh
+        owner = newOwner
         capacity = newCapacity
     }
 
@@ -96,7 +125,7 @@ struct ColumnTable {
     func permuted(_ order: [Int32]) -> ColumnTable {
         let fresh = ColumnTable(
             like: self, perInstance: perInstance,
-            storage: Self.allocateZeroed(bytes: fields * capacity * perInstance * elementStride, alignment))
+            allocated: Self.allocateZeroed(bytes: fields * capacity * perInstance * elementStride, alignment, owner))
         let step = layout.stride &* elementStride
         let bytes = fieldBytes
         for f in 0..<fields {
@@ -136,7 +165,7 @@ struct ColumnTable {
         precondition(rows >= perInstance)
         let wide = ColumnTable(
             like: self, perInstance: rows,
-            storage: Self.allocateZeroed(bytes: fields * capacity * rows * elementStride, alignment))
+            allocated: Self.allocateZeroed(bytes: fields * capacity * rows * elementStride, alignment, owner))
         let step = layout.stride * elementStride
         for i in 0..<count {
             let from = layout.base(i, perInstance: perInstance) * elementStride
@@ -152,15 +181,19 @@ struct ColumnTable {
         return wide
     }
 
-    private init(like other: ColumnTable, perInstance: Int, storage: UnsafeMutableRawPointer) {
+    private init(
+        like other: ColumnTable, perInstance: Int,
+        allocated: (storage: UnsafeMutableRawPointer, owner: (any ColumnMemory)?)
+    ) {
         fields = other.fields
         self.perInstance = perInstance
         elementStride = other.elementStride
         alignment = other.alignment
         layout = other.layout
         capacity = other.capacity
-        self.storage = storage
+        storage = allocated.storage
+        owner = allocated.owner
     }
 
-    func free() { storage.deallocate() }
+    func free() { Self.release(storage, owner) }
 }

@@ -16,6 +16,16 @@ public final class World {
     /// `MemoryBudget.defaultLimit` when the world is made (three quarters of the memory then
     /// available). Lowering it never frees storage already held.
     public var memoryLimit: Int
+    /// Where batches keep their bones' world transforms, for a renderer that reads them in place
+    /// (`ColumnMemory`; the GPU path's `GPURenderer.columnMemory`); nil: the heap. Setting it
+    /// moves every batch's world transforms there.
+    public var columnMemory: (any ColumnMemory)? {
+        didSet {
+            guard columnMemory !== oldValue else { return }
+            oldValue?.waitForReaders()
+            for batch in batches { batch.moveSharedColumns(to: columnMemory) }
+        }
+    }
 
     private var batchOf: [ObjectIdentifier: Int] = [:]
     private var compiled: [ObjectIdentifier: CompiledSkeleton] = [:]
@@ -46,7 +56,7 @@ public final class World {
         if let b = batchOf[id] { return batches[b] }
         let rig = CompiledSkeleton(data)
         compiled[id] = rig
-        let batch = Batch(rig: rig, layout: layout, trackCount: trackCount)
+        let batch = Batch(rig: rig, layout: layout, trackCount: trackCount, columnMemory: columnMemory)
         batchOf[id] = batches.count
         batches.append(batch)
         return batch
@@ -62,6 +72,7 @@ public final class World {
             skinIndex = Int32(s)
         }
         let batch = self.batch(for: data)
+        columnMemory?.waitForReaders()
         if batch.count == batch.capacity { try grow(batch, toHold: batch.count + 1) }
         let index: UInt32
         if let reused = freeIndices.popLast() {
@@ -92,6 +103,7 @@ public final class World {
     public func reserve(_ count: Int, of data: SkeletonData) throws {
         let batch = self.batch(for: data)
         guard count > batch.capacity else { return }
+        columnMemory?.waitForReaders()
         // The count itself first: a count whose storage overflows is refused before rounding.
         try checkRoom(batch, capacity: count, instances: count)
         try checkRoom(batch, capacity: layout.roundUp(count), instances: count)
@@ -145,8 +157,11 @@ public final class World {
     /// Whether the handle still refers to a live instance.
     public func isAlive(_ entity: Entity) -> Bool { (try? locate(entity)) != nil }
 
-    /// The batch and row of a live instance; a stale handle is refused.
+    /// The batch and row of a live instance; a stale handle is refused. Every call that changes
+    /// one instance goes through here, so a renderer still reading the world transforms
+    /// (`columnMemory`) is waited for first.
     public func locate(_ entity: Entity) throws -> (batch: Batch, row: Int) {
+        columnMemory?.waitForReaders()
         let i = Int(entity.index)
         guard i < generations.count, generations[i] == entity.generation, locations[i].batch >= 0 else {
             throw WorldError.staleEntity(entity)
@@ -263,6 +278,7 @@ public final class World {
     /// is regrouped (`Batch.regroupByPlan`), so that a crowd in many outfits runs as fast as one in
     /// a single outfit; rows move, handles stay valid.
     public func update(_ delta: Float) {
+        columnMemory?.waitForReaders()
         for (b, batch) in batches.enumerated() where batch.plansMayBeMixed && batch.needsRegroup() {
             // Timed as the profiler's "regroup rows" row of the frame (added at the first regroup).
             let profiler = scheduler.profiler

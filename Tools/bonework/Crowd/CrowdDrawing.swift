@@ -6,8 +6,10 @@ import CAllocationCounter
 /// Draws the crowd through the GPU path (`GPURenderer`): the agents inside the view (with a
 /// margin for a character's size), back to front (higher on the plane first), every kind in one
 /// frame, straight from the World's columns: the renderer locates the visible agents and writes
-/// their records on `threads` threads and copies the batches' columns in bulk; an agent whose
-/// draw order or clip needs it is packed slot by slot. Once warm nothing is allocated.
+/// their records on `threads` threads; the world transforms are read where the pose system wrote
+/// them (the World keeps them in the renderer's `columnMemory`), the other columns are copied in
+/// bulk; an agent whose draw order or clip needs it is packed slot by slot. Once warm nothing is
+/// allocated.
 final class CrowdDrawing {
     let renderer: GPURenderer
     /// The kinds' atlas textures (they back the renderer's page array until it is rebuilt).
@@ -25,6 +27,7 @@ final class CrowdDrawing {
 
     init(sim: CrowdSimulation, atlases: [Atlas], context: GLContext, threads: Int) throws {
         renderer = try GPURenderer(context: context)
+        sim.world.columnMemory = renderer.columnMemory
         cullSystem = try sim.world.scheduler.profiler.addApplicationSystem("cull + order")
         renderer.packThreads = threads
         renderer.driverCalls = { bonework_driver_section($0) }
