@@ -183,7 +183,8 @@ enum GPUPathBenchmark {
                 + "sorted runs; total CPU = cull(all) + pack(all) + GL serial. in draw call: CPU inside the draw "
                 + "call (llvmpipe's vertex stage; a hardware driver only records it). columns: characters drawn "
                 + "from their batch's columns (the others are packed slot by slot). in place/char: bytes of world "
-                + "transforms the GPU read where the pose system wrote them (not copied, not in bytes/char). "
+                + "transforms and slot attachments the GPU read where the systems wrote them (not copied, not in "
+                + "bytes/char). "
                 + "pose(all): the World's pose system on every thread (writing the world transforms).")
     }
 }
