@@ -52,7 +52,9 @@ struct FuzzPlayReplayTests {
         #expect(!files.isEmpty, "Tools/Fuzz/regressions/play is empty")
         for url in files {
             let bytes = try [UInt8](Data(contentsOf: url))
-            #expect(bytes.count <= 8192, "\(url.lastPathComponent): regression inputs are small files")
+            // Small files: a `.skel` that reaches the systems keeps its atlas names and a few
+            // timelines (the largest, 8.4 KB, is a fuzzer's find kept as it was found).
+            #expect(bytes.count <= 16384, "\(url.lastPathComponent): regression inputs are small files")
             do {
                 _ = try Self.replay(bytes, file: url.lastPathComponent)
             } catch {

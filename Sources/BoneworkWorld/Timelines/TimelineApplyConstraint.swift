@@ -178,7 +178,11 @@ extension TimelineApply {
             return
         }
         if time < keys.firstTime { return }
-        if lastTime < keys.firstTime || time >= keys.frames[keys.search(lastTime) &+ 1] {
+        // A last time no key precedes reaches past the last key only when it is NaN (a track
+        // time that overflowed): no reset then, rather than a read past the keys.
+        let next = lastTime < keys.firstTime ? 0 : keys.search(lastTime) &+ 1
+        guard next < keys.length else { return }
+        if lastTime < keys.firstTime || time >= keys.frames[next] {
             if t.target >= 0 {
                 resetPhysics(cols, ctx, Int(t.target))
             } else {

@@ -51,6 +51,8 @@ extension TimelineApply {
             i = 0
         } else {
             i = keys.search(lastTime) &+ 1
+            // Past the last key only for a NaN last time (a track time that overflowed): none fires.
+            guard i < frameCount else { return }
             let frameTime = keys.frames[i]
             // Several keys on one time fire together.
             while i > 0 {
