@@ -69,15 +69,22 @@ struct ColumnMemoryTests {
         try entities.map { try world.pose($0) }
     }
 
+    /// Plays the script on `world` and on a world without a memory: the poses must be the same.
+    static func expectSamePosesAsOnTheHeap(_ world: World, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+        throws
+    {
+        let entities = try play(world)
+        let reference = World()
+        let same = try play(reference)
+        #expect(try state(world, entities) == state(reference, same), sourceLocation: sourceLocation)
+    }
+
     @Test("Shared tables are allocated from the memory and hold what the heap holds")
     func sharedTablesLiveInTheMemory() throws {
         let memory = RecordingColumnMemory()
         let world = World()
         world.columnMemory = memory
-        let entities = try Self.play(world)
-        let reference = World()
-        let same = try Self.play(reference)
-        #expect(try Self.state(world, entities) == Self.state(reference, same))
+        try Self.expectSamePosesAsOnTheHeap(world)
         let shared = BatchSchema.tables.filter(\.shared).count
         #expect(shared == 2, "world transforms and slot attachments")
         #expect(memory.live.count == world.batches.count * shared)
@@ -111,10 +118,7 @@ struct ColumnMemoryTests {
         memory.refuseFrom = 1
         let world = World()
         world.columnMemory = memory
-        let entities = try Self.play(world)
-        let reference = World()
-        let same = try Self.play(reference)
-        #expect(try Self.state(world, entities) == Self.state(reference, same))
+        try Self.expectSamePosesAsOnTheHeap(world)
         #expect(memory.live.count <= 1)
     }
 

@@ -296,10 +296,9 @@ extension GPURenderer {
         guard let memory = columnMemory, inPlaceSources > 0 else { return place }
         /// The source of the allocation holding `pointer` (added to the frame's), or nil.
         func source(_ k: Int) -> Int? {
-            let buffer = memory.allocations[k].buffer
-            if let used = scratch.inPlace.firstIndex(where: { $0.buffer == buffer }) { return used + 1 }
-            guard scratch.inPlace.count < inPlaceSources else { return nil }
             let a = memory.allocations[k]
+            if let used = scratch.inPlace.firstIndex(where: { $0.buffer == a.buffer }) { return used + 1 }
+            guard scratch.inPlace.count < inPlaceSources else { return nil }
             scratch.inPlace.append(InPlaceSource(buffer: a.buffer, floats: a.floats, words: a.words))
             return scratch.inPlace.count
         }
@@ -356,31 +355,21 @@ extension GPURenderer {
         put(5, d.sequenceSlots)
         put(6, d.deformSlots)
         put(7, d.deformFloats)
-        if inPlace.world > 0 {
-            // Row lo of each column, as a copied block would start with it.
-            let w = inPlace.words
-            let offset = lo * d.boneCount
-            put(8, w.0 + offset)
-            put(9, w.1 + offset)
-            put(10, w.2 + offset)
-            put(11, w.3 + offset)
-            put(12, w.4 + offset)
-            put(13, w.5 + offset)
-            put(24, inPlace.world)
-        } else {
-            element(8, d.worldA, d.boneCount)
-            element(9, d.worldB, d.boneCount)
-            element(10, d.worldC, d.boneCount)
-            element(11, d.worldD, d.boneCount)
-            element(12, d.worldX, d.boneCount)
-            element(13, d.worldY, d.boneCount)
+        /// A per-element column read from source `source` at `first` (row lo, as a copied block
+        /// would start with it), or copied when `source` is 0.
+        func shared<T>(_ k: Int, _ column: UnsafePointer<T>, _ n: Int, source: Int, first: Int) {
+            if source > 0 { put(k, first + lo * n) } else { element(k, column, n) }
         }
-        if inPlace.attachments > 0 {
-            put(14, inPlace.attachmentWord + lo * d.slotCount)
-            put(40, inPlace.attachments)
-        } else {
-            element(14, d.attachment, d.slotCount)
-        }
+        let w = inPlace.words
+        shared(8, d.worldA, d.boneCount, source: inPlace.world, first: w.0)
+        shared(9, d.worldB, d.boneCount, source: inPlace.world, first: w.1)
+        shared(10, d.worldC, d.boneCount, source: inPlace.world, first: w.2)
+        shared(11, d.worldD, d.boneCount, source: inPlace.world, first: w.3)
+        shared(12, d.worldX, d.boneCount, source: inPlace.world, first: w.4)
+        shared(13, d.worldY, d.boneCount, source: inPlace.world, first: w.5)
+        shared(14, d.attachment, d.slotCount, source: inPlace.attachments, first: inPlace.attachmentWord)
+        put(24, inPlace.world)
+        put(40, inPlace.attachments)
         element(15, d.colorR, d.colorSlots)
         element(16, d.colorG, d.colorSlots)
         element(17, d.colorB, d.colorSlots)

@@ -80,6 +80,13 @@ extension GPURenderer {
         //@WORLD_SOURCES
             return texelFetch(uColumns, i).x;
         }
+        // Element e's world transform (a, b, c, d in m; worldX, worldY in t), its columns' first
+        // words in d2 and d3.
+        void boneAt(uvec4 d2, uvec4 d3, uint source, int e, out vec4 m, out vec2 t) {
+            m = vec4(bone(source, int(d2.x) + e), bone(source, int(d2.y) + e), bone(source, int(d2.z) + e),
+                bone(source, int(d2.w) + e));
+            t = vec2(bone(source, int(d3.x) + e), bone(source, int(d3.y) + e));
+        }
         // A column word (the slot attachments) from the block or read in place.
         int sourceWord(uint source, int i) {
         //@WORD_SOURCES
@@ -226,20 +233,18 @@ extension GPURenderer {
                         local = weighted ? local + shift : shift;
                     }
                     int e = boneRow + int(influence.x) * size;
-                    vec4 m = vec4(
-                        bone(worldSource, int(d2.x) + e), bone(worldSource, int(d2.y) + e), bone(worldSource, int(d2.z) + e),
-                        bone(worldSource, int(d2.w) + e));
-                    vec2 t = vec2(bone(worldSource, int(d3.x) + e), bone(worldSource, int(d3.y) + e));
+                    vec4 m;
+                    vec2 t;
+                    boneAt(d2, d3, worldSource, e, m, t);
                     world += vec2(local.x * m.x + local.y * m.y + t.x, local.x * m.z + local.y * m.w + t.y) * influence.w;
                 }
                 if (part >= 0) {
                     // Inside the part: on the inner side of each of its edges, in world space.
                     ivec4 clip = texelFetch(uCharacters, uCharacterBase + characterIndex * 2 + 1);
                     int e = boneRow + clip.x * size;
-                    vec4 m = vec4(
-                        bone(worldSource, int(d2.x) + e), bone(worldSource, int(d2.y) + e), bone(worldSource, int(d2.z) + e),
-                        bone(worldSource, int(d2.w) + e));
-                    vec2 t = vec2(bone(worldSource, int(d3.x) + e), bone(worldSource, int(d3.y) + e));
+                    vec4 m;
+                    vec2 t;
+                    boneAt(d2, d3, worldSource, e, m, t);
                     int first = clip.y + part * 5;
                     int n = int(texelFetch(uClipParts, first).x);
                     vec2 corner[8];

@@ -118,8 +118,6 @@ enum BatchSchema {
 
     /// The index of the slot colour table (it widens when application code colours a slot).
     static let colorTable = tables.firstIndex(where: { $0.extent == .colorSlots })!
-    /// The index of the bones' world transform table.
-    static let worldTable = tables.firstIndex(where: { $0.name == "bone world transforms" })!
 }
 
 extension ColumnExtent: Equatable {}

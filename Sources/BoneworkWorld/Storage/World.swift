@@ -22,7 +22,7 @@ public final class World {
     public var columnMemory: (any ColumnMemory)? {
         didSet {
             guard columnMemory !== oldValue else { return }
-            oldValue?.waitForReaders()
+            // Each batch waits for its old memory's readers before it moves.
             for batch in batches { batch.moveSharedColumns(to: columnMemory) }
         }
     }
