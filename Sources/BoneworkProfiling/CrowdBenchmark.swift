@@ -32,6 +32,9 @@ public struct CrowdWorkload: Sendable {
     public var minimumChunkMicroseconds: Double
     /// The column layout of the batch.
     public var layout: ColumnLayout
+    /// Whether the vertex system computes world vertices on the CPU; false leaves them to the GPU
+    /// path, which skins from the bones' world transforms (`bonework bench --gpu-tables`).
+    public var cpuVertices = true
 
     /// A workload of `count` instances looping `animations`, scheduled as the defaults of `Scheduler`.
     public init(
@@ -165,6 +168,7 @@ public final class CrowdBenchmark {
         scheduler.blockRows = w.blockRows
         scheduler.minimumChunkRows = w.minimumChunkRows
         scheduler.minimumChunkMicroseconds = w.minimumChunkMicroseconds
+        if !w.cpuVertices { scheduler.enabled.remove(.vertices) }
         let world = World(layout: w.layout, trackCount: 1, scheduler: scheduler)
         world.batch(for: data).reserve(count)
         var random = SplitMix64(seed: w.seed)

@@ -1,6 +1,7 @@
 import BoneworkAssets
 import BoneworkFormat
 import BoneworkProfiling
+import BoneworkRender
 import BoneworkWorld
 import Foundation
 
@@ -50,6 +51,10 @@ enum BenchCommand {
             .value(
                 "--min-chunk-us", "MICROSECONDS", default: "\(Scheduler.defaultMinimumChunkMicroseconds)",
                 "least measured work worth a thread's chunk; 0: --min-chunk alone"),
+            .flag(
+                "--gpu-tables",
+                "no CPU vertices: the systems write the GPU path's tables (world transforms, slot attachments) "
+                    + "into mapped GL buffers, or plain memory without a GL context"),
             .flag("--json", "print the result as one JSON object instead of the table"),
             .value("--csv", "FILE", "write the measured frames per system as CSV"),
             .value("--trace", "FILE", "write a Chrome trace-event JSON of the frames (opens in Perfetto)"),
@@ -84,6 +89,8 @@ enum BenchCommand {
         var minimumChunk = Scheduler.defaultMinimumChunkRows
         var minimumChunkMicroseconds = Scheduler.defaultMinimumChunkMicroseconds
         var json = false
+        /// The vertex system off, the shared tables in the GPU path's memory (`--gpu-tables`).
+        var gpuTables = false
         var csv: String?
         var trace: String?
         var chart: String?
@@ -142,6 +149,7 @@ enum BenchCommand {
             o.minimumChunkMicroseconds = v
         }
         o.json = p.flag("--json")
+        o.gpuTables = p.flag("--gpu-tables")
         o.csv = p.value("--csv")
         o.trace = p.value("--trace")
         o.chart = p.value("--chart")
@@ -177,6 +185,7 @@ enum BenchCommand {
             animations: animations, skin: o.outfits > 0 ? nil : skin, count: o.count, seed: o.seed,
             threads: o.threads, mode: o.mode, blockRows: o.block, minimumChunkRows: o.minimumChunk,
             minimumChunkMicroseconds: o.minimumChunkMicroseconds, layout: ColumnLayout(chunkSize: o.layoutChunk))
+        workload.cpuVertices = !o.gpuTables
         var outfitLine: String?
         if o.outfits > 0 {
             let outfits = try CrowdOutfits.random(data, count: o.outfits, seed: o.seed)
@@ -191,6 +200,15 @@ enum BenchCommand {
             }
         }
         let bench = try CrowdBenchmark(data: data, workload: workload, profiledFrames: max(1, o.frames))
+        // The GPU path's renderer keeps the shared tables in persistently mapped GL buffers; the
+        // pose and slot systems write them there, as in the crowd window. The World gives them back
+        // before the renderer (and its context) goes.
+        let tables = o.gpuTables ? GPUTables.make() : nil
+        if let memory = tables?.memory { bench.world.columnMemory = memory }
+        defer {
+            bench.world.columnMemory = nil
+            withExtendedLifetime(tables) {}
+        }
         let result = bench.run(frames: o.frames, warmup: o.frames > 0 ? o.warmup : 0, delta: o.delta)
         let profiler = bench.world.scheduler.profiler
         if o.frames > 0 {
@@ -211,6 +229,7 @@ enum BenchCommand {
                 + "\(o.frames) frames of \(o.delta) s after \(result.warmup) warm-up, \(result.threads) thread"
                 + (result.threads == 1 ? "" : "s") + ", \(o.mode == .interleaved ? "interleaved" : "split")")
         if let outfitLine { print(outfitLine + "; composed plans compiled: \(bench.composedPlans)") }
+        if let tables { print(tables.line) }
         if o.frames > 0 { print(result.summary.table) }
         print(
             "instance storage: \(result.storageBytesPerInstance) bytes per instance (every column's row and the "
@@ -228,5 +247,32 @@ enum BenchCommand {
             print(bytes == 0 ? "allocations per frame: 0" : "measured frames allocated \(bytes) bytes")
         }
         print("peak RSS: \(result.peakResidentBytes) bytes")
+    }
+}
+
+/// The memory `bench --gpu-tables` has the systems write the GPU path's tables into: the GPU
+/// renderer's `columnMemory` on a headless GL context, or the heap when none can be made.
+struct GPUTables {
+    var memory: GPUColumnMemory?
+    var line: String
+    /// Kept alive while the World holds buffers of its memory.
+    var renderer: GPURenderer?
+
+    static func make() -> GPUTables {
+        do {
+            let renderer = try GPURenderer(context: .headless(HeadlessGLContext()))
+            guard let memory = renderer.columnMemory else {
+                return GPUTables(
+                    line: "GPU tables: on the heap (this GL context has no persistently mapped buffers); "
+                        + "no CPU vertices")
+            }
+            return GPUTables(
+                memory: memory,
+                line: "GPU tables: bone world transforms and slot attachments written by the systems into "
+                    + "persistently mapped GL buffers, as the GPU path reads them; no CPU vertices",
+                renderer: renderer)
+        } catch {
+            return GPUTables(line: "GPU tables: on the heap (no GL context: \(error)); no CPU vertices")
+        }
     }
 }
