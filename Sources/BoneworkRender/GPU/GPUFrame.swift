@@ -179,9 +179,11 @@ public struct GPUFrame: @unchecked Sendable {
         withUnsafeMutablePointer(to: &scratch.work) { work in
             for k in lower..<upper {
                 let r = rows[k]
-                writeCharacter(
-                    k, rows: r, kind: kinds[Int(r.kind)].takeUnretainedValue(), pose: pose(k), chunk: scratch,
-                    work: work)
+                // A guaranteed reference: no retain and release of the shared kind per character
+                // (the threads packing other chunks would contend for its reference count).
+                kinds[Int(r.kind)]._withUnsafeGuaranteedRef { kind in
+                    writeCharacter(k, rows: r, kind: kind, pose: pose(k), chunk: scratch, work: work)
+                }
             }
         }
         tally.add(cpu: RenderClock.threadCPU() &- start)
