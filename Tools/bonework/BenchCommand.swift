@@ -253,24 +253,23 @@ enum BenchCommand {
 /// The memory `bench --gpu-tables` has the systems write the GPU path's tables into: the GPU
 /// renderer's `columnMemory` on a headless GL context, or the heap when none can be made.
 struct GPUTables {
-    var memory: GPUColumnMemory?
-    var line: String
-    /// Kept alive while the World holds buffers of its memory.
+    /// Holds the context and the buffers while the World uses its memory (nil: the heap).
     var renderer: GPURenderer?
+    var line: String
+    var memory: GPUColumnMemory? { renderer?.columnMemory }
 
     static func make() -> GPUTables {
         do {
             let renderer = try GPURenderer(context: .headless(HeadlessGLContext()))
-            guard let memory = renderer.columnMemory else {
+            guard renderer.columnMemory != nil else {
                 return GPUTables(
                     line: "GPU tables: on the heap (this GL context has no persistently mapped buffers); "
                         + "no CPU vertices")
             }
             return GPUTables(
-                memory: memory,
+                renderer: renderer,
                 line: "GPU tables: bone world transforms and slot attachments written by the systems into "
-                    + "persistently mapped GL buffers, as the GPU path reads them; no CPU vertices",
-                renderer: renderer)
+                    + "persistently mapped GL buffers, as the GPU path reads them; no CPU vertices")
         } catch {
             return GPUTables(line: "GPU tables: on the heap (no GL context: \(error)); no CPU vertices")
         }
