@@ -58,6 +58,14 @@ enum CrowdCommand {
                 "--render",
                 "headless: draw every frame offscreen through the GPU path, its cost in the table, CSV, trace, chart"),
             .value("--size", "WxH", default: "1280x720", "with --render: the offscreen frame's size"),
+            .value(
+                "--budget-ms", "B",
+                "update-rate level of detail: keep the engine's CPU per frame (all threads) under B ms by posing the less significant characters (off screen, far from the view's centre) every 2nd to 16th frame; the table then counts characters per rate"
+            ),
+            .flag(
+                "--compare-full-rate",
+                "headless, with --budget-ms: run the same crowd at full rate beside it; report the slowed characters' pose error and whether events match"
+            ),
             .flag("--diagnostics", "print up to 20 trigger diagnostic reports (debug builds)"),
         ],
         sections: [
@@ -79,6 +87,7 @@ enum CrowdCommand {
             "bonework crowd --count 500 --skeleton ../shared/spine-examples/spineboy/spineboy-pro.skel "
                 + "--atlas ../shared/spine-examples/spineboy/spineboy.atlas",
             "bonework crowd --headless --count 2000 --churn 100 --seconds 60 --frames 100000000",
+            "bonework crowd --headless --count 100000 --budget-ms 12 --frames 600",
         ])
 
     /// Frames the profiler keeps for the table and the exports.
@@ -114,6 +123,9 @@ enum CrowdCommand {
         var diagnostics = false
         /// Composed outfits per extra kind (0: one data skin each).
         var outfits = 0
+        /// Update-rate budget, milliseconds of engine CPU per frame.
+        var budget: Double?
+        var compareFullRate = false
     }
 
     /// The headless camera: a close look at the middle of a large crowd, the whole plane when it
@@ -174,6 +186,14 @@ enum CrowdCommand {
             guard let v = UInt64(text) else { throw UsageError("--seed needs a non-negative integer") }
             o.seed = v
         }
+        if let text = p.value("--budget-ms") {
+            guard let v = Double(text), v > 0, v.isFinite, v <= 1e6 else {
+                throw UsageError("--budget-ms needs milliseconds in (0, 1000000], not '\(text)'")
+            }
+            o.budget = v
+        }
+        o.compareFullRate = p.flag("--compare-full-rate")
+        if o.compareFullRate && o.budget == nil { throw UsageError("--compare-full-rate needs --budget-ms") }
         o.headless = p.flag("--headless")
         o.diagnostics = p.flag("--diagnostics")
         o.csv = p.value("--csv")
@@ -201,11 +221,21 @@ enum CrowdCommand {
         let o = try options(from: arguments)
         // The profiler keeps the last `keptFrames` frames: the table
         // and the exports cover them, and long runs stay within fixed memory.
-        let world = World(scheduler: Scheduler(capacity: min(o.frames, Self.keptFrames), threads: o.threads))
+        let world = World(
+            scheduler: Scheduler(capacity: min(o.frames, Self.keptFrames), threads: o.threads),
+            updateRates: o.budget != nil)
+        if let budget = o.budget { world.updateBudget = UpdateBudget(milliseconds: budget) }
         let sim = try CrowdSimulation(world: world, seed: o.seed)
+        // The same crowd at full rate, for --compare-full-rate.
+        let full =
+            o.compareFullRate
+            ? try CrowdSimulation(world: World(scheduler: Scheduler(capacity: 8, threads: o.threads)), seed: o.seed)
+            : nil
         let atlas = try AtlasReader.read(file: DefaultCharacter.atlasPath)
         var atlases = [atlas]
-        sim.addKind(try SkeletonLoader.load(file: DefaultCharacter.skeletonPath, atlas: atlas), name: "bonebot")
+        let bonebot = try SkeletonLoader.load(file: DefaultCharacter.skeletonPath, atlas: atlas)
+        sim.addKind(bonebot, name: "bonebot")
+        full?.addKind(bonebot, name: "bonebot")
         for (skeleton, atlasPath) in o.skeletons {
             let a = try atlasPath.map { try AtlasReader.read(file: $0) }
             if let a { atlases.append(a) }
@@ -221,11 +251,27 @@ enum CrowdCommand {
                     throw UsageError("--outfits: \(error)")
                 }
             }
-            sim.addKind(
-                data, name: URL(fileURLWithPath: skeleton).deletingPathExtension().lastPathComponent, outfits: outfits)
+            let name = URL(fileURLWithPath: skeleton).deletingPathExtension().lastPathComponent
+            sim.addKind(data, name: name, outfits: outfits)
+            full?.addKind(data, name: name, outfits: outfits)
         }
         sim.setPopulation(o.count)
         try sim.spawn(o.count, progress: SpawnProgress(total: o.count).report)
+        if let full {
+            full.setPopulation(o.count)
+            try full.spawn(o.count)
+        }
+        if o.budget != nil {
+            // A crowd this large is drawn through the GPU path, which skins on the GPU: the budget
+            // covers the systems that path needs (the window and --render run the same).
+            world.scheduler.enabled.remove(.vertices)
+            full?.world.scheduler.enabled.remove(.vertices)
+            // Significance from the view: the window's camera sets it each frame, headless the
+            // camera of --screenshot (a close-up of the middle of a large crowd).
+            let v = crowdCamera(sim, count: o.count, width: 1280, height: 720).view
+            sim.focus = (v.x, v.y, 640 / v.zoom, 360 / v.zoom)
+        }
+        var comparison = CrowdFullRateComparison(warmup: min(120, o.frames / 4))
         // What runs: a window runs until Escape (or --frames N), headless runs the frames.
         let windowed = !o.headless && atlases.count == sim.kinds.count
         let length =
@@ -295,12 +341,18 @@ enum CrowdCommand {
             if let limit = o.seconds, clock.now - started >= .seconds(limit) { break }
             allocations.begin()
             try sim.step(delta: o.delta, churn: o.churn)
+            if let full {
+                // The comparison's own work is not the crowd's: the frame's count ends here.
+                allocations.end(frame: f)
+                try full.step(delta: o.delta, churn: o.churn)
+                comparison.compare(frame: f, slowed: sim, full: full)
+            }
             if let (drawing, target, viewport) = offscreen {
                 inDriver { target.clear(0.16, 0.18, 0.2, 1) }
                 try drawing.draw(sim, viewport: viewport)
                 world.scheduler.profiler.record(drawing.renderer.lastFrame)
             }
-            allocations.end(frame: f)
+            if full == nil { allocations.end(frame: f) }
             ran += 1
             changes += sim.triggers.changesLastFrame
             hits += sim.hitsThisFrame
@@ -315,6 +367,8 @@ enum CrowdCommand {
             "median CPU frame time: \(String(format: "%.3f", report.frameCPU.median)) ms; animation changes by triggers: \(changes); hits: \(hits)"
         )
         print(allocations.line)
+        if o.budget != nil { print(report.updateRateLine(profiler)) }
+        if full != nil { print(comparison.report) }
         let integrity = sim.checkIntegrity()
         print("entities: \(integrity.message) -> \(integrity.ok ? "none lost" : "LOST ENTITIES")")
         let nonFinite = sim.nonFiniteBones()

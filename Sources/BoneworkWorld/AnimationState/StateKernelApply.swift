@@ -15,7 +15,7 @@ extension StateKernel {
     /// Queues user events and completions to `ws.events`. Returns whether any track applied.
     @discardableResult
     func apply(row: Int, _ cols: ApplyColumns, _ ws: StateWorkspace) -> Bool {
-        applyRow(row, cols, ws, groupedApplied: false, trackZeroTime: 0)
+        applyRow(row, cols, ws, groupedApplied: false, trackZeroTime: 0, pose: true)
     }
 
     /// `apply(row:)` for each row of `rows`, with the same results, in runs of up to
@@ -23,18 +23,35 @@ extension StateKernel {
     /// whose track 0 plays plainly, timeline by timeline over the rows that share its animation
     /// (`applyGroupedTimelines`), then each row's remaining work, the per-row body inlined in one
     /// loop.
-    func apply(rows: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace) {
+    ///
+    /// `due` (nil: every row) marks, per row from `rows.lowerBound`, the rows whose pose is
+    /// computed this frame (`UpdateRates`): the others only fire their events and keep the
+    /// state's bookkeeping (`applyRow(pose: false)`), so that events, completions and the mixes'
+    /// ends are those of a full-rate run while their local pose keeps its last computed values.
+    ///
+    /// A row whose apply ends a mix, or an entry, is posed this frame whatever its mark (and
+    /// marked for the pose system): those applies put the bones only the entry mixing out keyed
+    /// back to the setup pose, which no later apply does.
+    func apply(rows: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace, due: UnsafeMutablePointer<UInt8>? = nil) {
+        if let due {
+            for row in rows where due[row &- rows.lowerBound] == 0 && endsSomething(row) {
+                due[row &- rows.lowerBound] = 1
+            }
+        }
         var start = rows.lowerBound
         while start < rows.upperBound {
             let end = min(rows.upperBound, start &+ StateWorkspace.runCapacity)
+            let runDue = due.map { UnsafePointer($0 + (start &- rows.lowerBound)) }
             if groupsTimelines {
-                applyGroupedTimelines(start..<end, cols, ws)
+                applyGroupedTimelines(start..<end, cols, ws, due: runDue)
             } else {
                 ws.groupedApplied.update(repeating: 0, count: end &- start)
             }
             for row in start..<end {
                 let k = row &- start
-                applyRow(row, cols, ws, groupedApplied: ws.groupedApplied[k] != 0, trackZeroTime: ws.trackZeroTimes[k])
+                applyRow(
+                    row, cols, ws, groupedApplied: ws.groupedApplied[k] != 0, trackZeroTime: ws.trackZeroTimes[k],
+                    pose: runDue.map { $0[k] != 0 } ?? true)
             }
             start = end
         }
@@ -42,11 +59,12 @@ extension StateKernel {
 
     /// `groupedApplied`: track 0's grouped timelines were applied already
     /// (`applyGroupedTimelines`); only its other timelines are left, and its animation time is
-    /// `trackZeroTime`.
+    /// `trackZeroTime`. `pose` false: only event timelines are applied (the row's pose is not
+    /// computed this frame); mixes still total their alphas and entries advance their last times.
     @inline(__always)
     @discardableResult
     private func applyRow(
-        _ row: Int, _ cols: ApplyColumns, _ ws: StateWorkspace, groupedApplied: Bool, trackZeroTime: Float
+        _ row: Int, _ cols: ApplyColumns, _ ws: StateWorkspace, groupedApplied: Bool, trackZeroTime: Float, pose: Bool
     ) -> Bool {
         if changed[row] != 0 { animationsChanged(row: row, ws) }
         let ctx = InstanceContext(cols, rig, instance: row)
@@ -67,7 +85,7 @@ extension StateKernel {
             var alpha = e.times[c].alpha
             if e.state[c].mixingFrom >= 0 {
                 restore = true
-                alpha *= applyMixingFrom(c, blend, cols, ctx, unkeyedBase, &fired, ws)
+                alpha *= applyMixingFrom(c, blend, cols, ctx, unkeyedBase, &fired, ws, pose: pose)
             } else if e.times[c].trackTime >= e.times[c].trackEnd && e.state[c].next < 0 {
                 alpha = 0  // The last apply of an ending entry restores the setup pose.
             }
@@ -84,7 +102,9 @@ extension StateKernel {
                 fireEvents = false
             }
             fired.count = 0
-            if animation >= 0 {
+            if animation >= 0 && !pose {
+                if fireEvents { applyEventTimelines(animation, lastTime: animationLast, time: applyTime, &fired) }
+            } else if animation >= 0 {
                 let first = Int(rig.animTimelineStart[animation])
                 let count = Int(rig.animTimelineCount[animation])
                 if (t == 0 && alpha == 1) || blend == .add {
@@ -163,7 +183,7 @@ extension StateKernel {
         // Slots an attachment timeline touched without setting get their setup attachment back.
         let setupState = unkeyedBase &+ AttachmentState.setup
         let r = ctx.r
-        for k in 0..<(restore ? tables.attachmentSlotCount : 0) {
+        for k in 0..<(restore && pose ? tables.attachmentSlotCount : 0) {
             let s = Int(tables.attachmentSlots[k])
             let i = r.slot(s)
             if cols.attachmentState[i] == setupState {
@@ -177,11 +197,67 @@ extension StateKernel {
     @inline(__always)
     func duration(_ animation: Int) -> Float { animation >= 0 ? rig.animDuration[animation] : 0 }
 
+    /// Whether this frame's apply of `row` completes a mix (an entry mixing out reaches its
+    /// duration) or ends an entry (its last apply, at alpha 0).
+    @inline(__always)
+    func endsSomething(_ row: Int) -> Bool {
+        let base = row &* trackWidth
+        for t in 0..<Int(trackCount[row]) {
+            let c = Int(tracks[base &+ t])
+            if c < 0 { continue }
+            if e.state[c].mixingFrom >= 0 && e.times[c].mixTime >= e.times[c].mixDuration { return true }
+            if e.times[c].trackTime >= e.times[c].trackEnd && e.state[c].next < 0 { return true }
+        }
+        return false
+    }
+
+    /// The alphas an apply of `from` mixing out would total over its `count` timelines from
+    /// `first` (`applyMix`'s per-mode alphas), without applying them.
+    @inline(__always)
+    func mixedOutAlpha(
+        _ from: Int, _ first: Int, _ count: Int, _ alphaMix: Float, _ alphaHold: Float, _ drawOrder: Bool
+    )
+        -> Float
+    {
+        let modes = e.timelineMode + from &* e.timelineStride
+        let holdMix = e.timelineHoldMix + from &* e.timelineStride
+        var total: Float = 0
+        for k in 0..<count {
+            switch modes[k] {
+            case TimelineMixMode.subsequent:
+                if !drawOrder && tables.roles[first &+ k] == .drawOrder { continue }
+                total += alphaMix
+            case TimelineMixMode.first:
+                total += alphaMix
+            case TimelineMixMode.holdSubsequent, TimelineMixMode.holdFirst:
+                total += alphaHold
+            default:
+                let hold = Int(holdMix[k])
+                total +=
+                    hold >= 0 ? alphaHold * max(0, 1 - e.times[hold].mixTime / e.times[hold].mixDuration) : alphaHold
+            }
+        }
+        return total
+    }
+
+    /// The event timelines of `animation` (never applied in groups, so among its other
+    /// timelines), fired between `lastTime` and `time`: what an apply without pose does.
+    @inline(__always)
+    func applyEventTimelines(_ animation: Int, lastTime: Float, time: Float, _ fired: inout FiredKeys) {
+        let others = rig.otherTimelines(animation)
+        for k in 0..<others.count {
+            let timeline = rig.timelines + Int(others.list[k])
+            if timeline.pointee.kind == .event {
+                TimelineApply.applyEvents(timeline.pointee, rig, lastTime: lastTime, time: time, into: &fired)
+            }
+        }
+    }
+
     /// Applies the entries mixing out below `top` (deepest first, without using stack per
     /// entry) and returns `top`'s mix percentage (0 to 1).
     func applyMixingFrom(
         _ top: Int, _ blendIn: MixBlend, _ cols: ApplyColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
-        _ fired: inout FiredKeys, _ ws: StateWorkspace
+        _ fired: inout FiredKeys, _ ws: StateWorkspace, pose: Bool = true
     ) -> Float {
         var from = Int(e.state[top].mixingFrom)
         while e.state[from].mixingFrom >= 0 { from = Int(e.state[from].mixingFrom) }
@@ -190,7 +266,7 @@ extension StateKernel {
             // `mixingTo` links back up the chain (kept in step with `mixingFrom`).
             let to = Int(e.state[from].mixingTo)
             if to < 0 { break }
-            mix = applyMix(to: to, from: from, blendIn, cols, ctx, unkeyedBase, &fired, ws)
+            mix = applyMix(to: to, from: from, blendIn, cols, ctx, unkeyedBase, &fired, ws, pose: pose)
             if to == top { break }
             from = to
         }
@@ -198,10 +274,10 @@ extension StateKernel {
     }
 
     /// One step of `applyMixingFrom`: applies `from`, mixing out below `to`, and returns `to`'s
-    /// mix percentage.
+    /// mix percentage. `pose` false: only its events fire and its total alpha is summed.
     private func applyMix(
         to: Int, from: Int, _ blendIn: MixBlend, _ cols: ApplyColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
-        _ fired: inout FiredKeys, _ ws: StateWorkspace
+        _ fired: inout FiredKeys, _ ws: StateWorkspace, pose: Bool
     ) -> Float {
         var blend = blendIn
         var mix: Float
@@ -234,7 +310,14 @@ extension StateKernel {
         if animation >= 0 {
             let first = Int(rig.animTimelineStart[animation])
             let count = Int(rig.animTimelineCount[animation])
-            if blend == .add {
+            if !pose {
+                // No pose this frame: the events, and the total alpha the state reads to end the
+                // mix, from the modes alone.
+                if fireEvents { applyEventTimelines(animation, lastTime: animationLast, time: applyTime, &fired) }
+                if blend != .add {
+                    e.times[from].totalAlpha = mixedOutAlpha(from, first, count, alphaMix, alphaHold, drawOrder)
+                }
+            } else if blend == .add {
                 for k in 0..<count {
                     let tl = first &+ k
                     if tables.roles[tl] == .event {

@@ -11,13 +11,17 @@ extension StateKernel {
     /// once for the group instead of once per row. Rows are separate instances and these
     /// timelines commute with the other kinds, so each row ends with the values the
     /// reference's order gives.
-    func applyGroupedTimelines(_ rows: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace) {
+    func applyGroupedTimelines(
+        _ rows: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace, due: UnsafePointer<UInt8>? = nil
+    ) {
         var n = 0
         for row in rows {
             // Mix modes first, as `applyRow` does (they do not change what is plain).
             if changed[row] != 0 { animationsChanged(row: row, ws) }
             ws.groupedApplied[row &- rows.lowerBound] = 0
             guard trackCount[row] > 0 else { continue }
+            // A row whose pose is not computed this frame applies no pose timelines.
+            if let due, due[row &- rows.lowerBound] == 0 { continue }
             let c = Int(tracks[row &* trackWidth])
             guard c >= 0, !(e.times[c].delay > 0), e.state[c].mixingFrom < 0, e.times[c].alpha == 1 else { continue }
             // The last apply of an ending entry mixes to the setup pose (alpha 0 in `applyRow`).

@@ -35,6 +35,22 @@ enum PoseSystem {
         }
     }
 
+    /// Poses the rows of `range` marked in `due` (one byte per row from `range.lowerBound`;
+    /// `UpdateRateColumns.fillDue`): each run of consecutive marked rows as `update` poses a
+    /// range, so that a block whose rows are all marked is posed exactly as without update rates.
+    static func update(
+        _ cols: PoseColumns, _ rig: RigTables, range: Range<Int>, scratch: PoseScratch, due: UnsafePointer<UInt8>
+    ) {
+        var start = range.lowerBound
+        while start < range.upperBound {
+            while start < range.upperBound && due[start &- range.lowerBound] == 0 { start &+= 1 }
+            var end = start
+            while end < range.upperBound && due[end &- range.lowerBound] != 0 { end &+= 1 }
+            if end > start { update(cols, rig, range: start..<end, scratch: scratch) }
+            start = end
+        }
+    }
+
     /// Whether the 4 instances from `first` run the same update steps (skins with identical
     /// programs share them, see `CompiledSkeleton`).
     @inline(__always)
@@ -140,15 +156,28 @@ final class PoseScratch: @unchecked Sendable {
     private var fieldFloats = 0
     private(set) var path: UnsafeMutablePointer<Float>
     private var pathFloats = 0
+    /// One byte per row of a block: whether its pose is computed this frame (`UpdateRateColumns`).
+    private(set) var due: UnsafeMutablePointer<UInt8>
+    private var dueRows = 0
 
     init() {
         applied = .allocate(capacity: 1)
         path = .allocate(capacity: 1)
+        due = .allocate(capacity: 1)
     }
 
     deinit {
         applied.deallocate()
         path.deallocate()
+        due.deallocate()
+    }
+
+    /// Makes room for the due marks of a block of `rows` rows.
+    func reserveDue(_ rows: Int) {
+        guard rows > dueRows else { return }
+        due.deallocate()
+        due = .allocate(capacity: rows)
+        dueRows = rows
     }
 
     /// Makes room for instances of `rig` in a layout of the given stride.

@@ -125,6 +125,8 @@ public final class FrameProfiler {
     private let applicationCPU: UnsafeMutablePointer<UInt64>
     private let applicationStart: UnsafeMutablePointer<UInt64>
     private let applicationThread: UnsafeMutablePointer<UInt64>
+    /// Per frame: instances at each update rate (`UpdateRate.all`, see `FrameProfiler+UpdateRates`).
+    let rateCounts: UnsafeMutablePointer<Int>
     /// Work recorded for the next frame, folded into it by `beginFrame`.
     private var pending = PendingApplicationWork()
 
@@ -155,6 +157,8 @@ public final class FrameProfiler {
         systemCPU.initialize(repeating: 0, count: n * s)
         renderCPU = .allocate(capacity: n * 3)
         renderCPU.initialize(repeating: 0, count: n * 3)
+        rateCounts = .allocate(capacity: n * UpdateRate.count)
+        rateCounts.initialize(repeating: 0, count: n * UpdateRate.count)
         // Left uninitialized: a frame's slices are read only up to its count, each written
         // (initialized) first; `ProfileSlice` is a trivial type. (Filling the ring up front cost
         // a benchmark's profiler ~15 instructions per slot of it.)
@@ -179,6 +183,7 @@ public final class FrameProfiler {
         systemWall.deallocate()
         systemCPU.deallocate()
         renderCPU.deallocate()
+        rateCounts.deallocate()
         slices.deallocate()
         records.deallocate()
         applicationWall.deallocate()
@@ -209,6 +214,7 @@ public final class FrameProfiler {
             systemCPU[current &* SystemID.count &+ s] = 0
         }
         for f in 0..<Self.countFields { counts[current &* Self.countFields &+ f] = 0 }
+        for r in 0..<UpdateRate.count { rateCounts[current &* UpdateRate.count &+ r] = 0 }
         count(current, .drawCalls).pointee = -1
         renderCPU[current &* 3] = 0
         renderCPU[current &* 3 &+ 1] = 0
@@ -227,6 +233,12 @@ public final class FrameProfiler {
 
     /// The worker-side timer for a pass of at most `maxChunks` chunks.
     var timer: ChunkTimer { ChunkTimer(records: records) }
+
+    /// Adds instances to the current frame's count at update rate `rate` (an `UpdateRate` shift).
+    @inline(__always)
+    func countUpdateRate(_ rate: Int, instances: Int) {
+        rateCounts[current &* UpdateRate.count &+ min(max(rate, 0), UpdateRate.count &- 1)] &+= instances
+    }
 
     /// Folds the records of a finished pass (chunks 0..<chunks of batch `batch`) into the frame;
     /// returns the pass's thread CPU nanoseconds.
@@ -349,7 +361,7 @@ public final class FrameProfiler {
     /// Frames available (at most `capacity`).
     public var available: Int { min(frames, capacity) }
 
-    private func ringIndex(_ back: Int) -> Int? {
+    func ringIndex(_ back: Int) -> Int? {
         guard back >= 0, back < available else { return nil }
         return (frames - 1 - back) % capacity
     }
@@ -372,6 +384,13 @@ public final class FrameProfiler {
     public func applicationWall(_ k: Int, framesAgo back: Int = 0) -> UInt64? {
         guard k >= 0 && k < applicationSystemNames.count, let f = ringIndex(back) else { return nil }
         return applicationWall[f * Self.maxApplicationSystems + k]
+    }
+
+    /// CPU nanoseconds of application system `k` in the frame `back` frames ago; nil when that
+    /// frame or system does not exist. Allocates nothing.
+    public func applicationCPU(_ k: Int, framesAgo back: Int = 0) -> UInt64? {
+        guard k >= 0 && k < applicationSystemNames.count, let f = ringIndex(back) else { return nil }
+        return applicationCPU[f * Self.maxApplicationSystems + k]
     }
 
     /// The record of the frame `back` frames ago (allocates; for reports, not per frame).

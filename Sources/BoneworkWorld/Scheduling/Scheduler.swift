@@ -103,6 +103,9 @@ public final class Scheduler {
     }
     /// Which systems run (all by default); a benchmark may switch some off.
     public var enabled: Set<SystemID> = Set(SystemID.allCases)
+    /// How instances below full update rate draw the frames between their computed poses
+    /// (batches with update rates only, see `UpdateRate`).
+    public var updateRateBlend: UpdateRateBlend = .extrapolate
     /// Called on the worker threads with the world vertices of each block of rows, in draw order
     /// (a renderer's input). The buffers are reused for the next block.
     public var vertexHandler: (@Sendable (VertexBlock) -> Void)?
@@ -269,15 +272,18 @@ public final class Scheduler {
         while poseScratch.count < chunks { poseScratch.append(PoseScratch()) }
         // A split pass lists a whole chunk's draws before the vertex pass reads them.
         let listRows = stages.vertices ? min(blockRows, rows) : (rows + chunks - 1) / chunks + batch.layout.chunkSize
+        let rated = batch.updateRates && (stages.apply || stages.pose)
         for c in 0..<chunks {
             scratch[c].reserve(rig, rows: min(blockRows, rows), listRows: listRows)
             poseScratch[c].reserve(rig.tables, stride: batch.layout.stride)
+            if rated { poseScratch[c].reserveDue(min(blockRows, rows)) }
         }
         let work = PassWork(
             views: batch.views, rig: rig.tables, kernel: store.kernel, store: store, scratch: scratch,
             poseScratch: poseScratch, timer: profiler.timer, systems: systems, stages: stages, delta: delta,
             first: first, rows: rows, chunks: chunks,
-            chunkAlign: batch.layout.chunkSize, block: blockRows, batchIndex: index, handler: vertexHandler)
+            chunkAlign: batch.layout.chunkSize, block: blockRows, batchIndex: index, handler: vertexHandler,
+            rated: rated, frame: profiler.frames, blend: updateRateBlend)
         #if DEBUG
             if let problem = work.rangeProblem() { preconditionFailure("Scheduler: \(problem)") }
         #endif
@@ -353,6 +359,12 @@ private struct PassWork: ParallelIterations, @unchecked Sendable {
     let block: Int
     let batchIndex: Int
     let handler: (@Sendable (VertexBlock) -> Void)?
+    /// The batch has update rates: each block marks the rows computed this frame first
+    /// (`UpdateRateColumns.fillDue`), apply and pose skip the others, which draw from their history.
+    let rated: Bool
+    /// The frame's number (the update rates' phase).
+    let frame: Int
+    let blend: UpdateRateBlend
 
     /// Rows of chunk `c`: an even split, with boundaries on whole layout chunks so that two
     /// threads never write the same cache line of a chunked column.
@@ -395,18 +407,30 @@ private struct PassWork: ParallelIterations, @unchecked Sendable {
         var start = range.lowerBound
         while start < range.upperBound {
             let end = min(range.upperBound, start + block)
+            var due: UnsafeMutablePointer<UInt8>? = nil
+            if rated {
+                views.rates.fillDue(start..<end, frame: frame, into: pose.due)
+                due = pose.due
+            }
             if stages.state && systems.state {
                 for row in start..<end { kernel.update(row: row, delta: delta, &updateSpace.events) }
                 timer.mark(c, .animationState)
             }
             if stages.apply && systems.apply {
-                kernel.apply(rows: start..<end, views.apply, applySpace)
+                kernel.apply(rows: start..<end, views.apply, applySpace, due: due)
                 timer.mark(c, .timelineApply)
             }
             if stages.pose {
                 // The skeleton clock (read by physics) advances between apply and world transforms.
                 for i in start..<end { views.pose.time[i] += delta }
-                if systems.pose { PoseSystem.update(views.pose, rig, range: start..<end, scratch: pose) }
+                if systems.pose {
+                    if let due {
+                        PoseSystem.update(views.pose, rig, range: start..<end, scratch: pose, due: due)
+                        views.rates.finish(start..<end, due: due, delta: delta, blend: blend)
+                    } else {
+                        PoseSystem.update(views.pose, rig, range: start..<end, scratch: pose)
+                    }
+                }
                 timer.mark(c, .pose)
             }
             if stages.slots && systems.slots {

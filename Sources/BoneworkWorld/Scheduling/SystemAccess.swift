@@ -24,6 +24,7 @@ struct SystemAccess: Sendable {
             SystemAccess(system: .animationState, reads: [], writes: []),
             of(ApplyColumns(empty), system: .timelineApply),
             of(PoseColumns(empty), system: .pose),
+            of(UpdateRateColumns(empty), system: .pose),
             of(SlotColumns(empty), system: .slots),
             of(VertexColumns(empty), system: .vertices),
         ]
@@ -95,12 +96,16 @@ struct SystemViews {
     var pose: PoseColumns
     var slots: SlotColumns
     var vertices: VertexColumns
+    /// The update-rate step after the pose system (its tables are empty in a batch without
+    /// update rates, and the scheduler then never runs it).
+    var rates: UpdateRateColumns
 
     init(_ cols: BatchColumns) {
         apply = ApplyColumns(cols)
         pose = PoseColumns(cols)
         slots = SlotColumns(cols)
         vertices = VertexColumns(cols)
+        rates = UpdateRateColumns(cols)
     }
 
     /// Why these views are not valid input for the frame's systems over a batch of `rig`
@@ -111,7 +116,7 @@ struct SystemViews {
     func problem(rig: RigTables, storage: [UnsafeRawBufferPointer]) -> String? {
         let views: [(String, Any, BatchShape)] = [
             ("timeline apply", apply, apply.shape), ("pose", pose, pose.shape), ("slots", slots, slots.shape),
-            ("vertices", vertices, vertices.shape),
+            ("vertices", vertices, vertices.shape), ("update rates", rates, rates.shape),
         ]
         for (name, view, shape) in views {
             if let problem = ColumnValidation.problem(view, shape: shape, rig: rig, storage: storage) {

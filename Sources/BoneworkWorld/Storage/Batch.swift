@@ -47,13 +47,17 @@ public final class Batch {
 
     /// Where the tables the schema marks `shared` (world transforms) live; nil: the heap.
     public private(set) var columnMemory: (any ColumnMemory)?
+    /// Whether rows have update rates (`World(updateRates:)`): a history of computed poses and
+    /// an update rate each; without them those tables hold nothing.
+    public let updateRates: Bool
 
     /// An empty batch for `rig` with room for `capacity` instances of `trackCount` tracks each;
     /// its world transforms in `columnMemory` when one is given.
     public init(
         rig: CompiledSkeleton, layout: ColumnLayout = .standard, trackCount: Int = 4, capacity: Int = 16,
-        columnMemory: (any ColumnMemory)? = nil
+        columnMemory: (any ColumnMemory)? = nil, updateRates: Bool = false
     ) {
+        self.updateRates = updateRates
         // The lane code's generic types exist before any frame (see `LaneVector.laneTypes`).
         _ = SIMD4<Float>.laneTypes + SIMD8<Float>.laneTypes
         self.rig = rig
@@ -65,7 +69,7 @@ public final class Batch {
         self.columnMemory = columnMemory
         tables = BatchSchema.tables.map {
             ColumnTable(
-                $0, perInstance: $0.extent.count(rig), layout: layout, capacity: cap,
+                $0, perInstance: $0.extent.count(rig, updateRates: updateRates), layout: layout, capacity: cap,
                 memory: $0.shared ? columnMemory : nil)
         }
         colorRowOfSlot = .allocate(capacity: max(1, t.slotCount))
@@ -75,7 +79,8 @@ public final class Batch {
                 layout: layout, boneCount: t.boneCount, slotCount: t.slotCount, ikCount: t.ikCount,
                 transformCount: t.transformCount, pathCount: t.pathCount, physicsCount: t.physicsCount,
                 colorSlots: t.colorSlots, darkSlots: t.darkSlots, sequenceSlots: t.sequenceSlots,
-                deformSlots: t.deformSlots, inheritBones: t.inheritBones, deformFloats: rig.deformFloats),
+                deformSlots: t.deformSlots, inheritBones: t.inheritBones, deformFloats: rig.deformFloats,
+                updateRates: updateRates),
             colorRowOfSlot: colorRowOfSlot)
         views = SystemViews(bound)
         events = EventBuffer(capacity: 256)
@@ -137,6 +142,14 @@ public final class Batch {
         cols.entity[row] = entity
         let rows = cols.rows(row)
         SetupPose.initialize(cols, rig.tables, rows)
+        if updateRates {
+            // A row a despawn left behind keeps its old values: this one starts at full rate.
+            cols.updateRate[row] = 0
+            cols.significance[row] = 1
+            cols.sinceUpdate[row] = 0
+            cols.updateInterval[row] = 0
+            forgetComputedPoses(row: row)
+        }
         if plan != 0 { setSkin(row: row, plan: plan) }
         plansMayBeMixed = true
         SetupPose.setBones(cols, rig.tables, rows)
@@ -242,6 +255,7 @@ public final class Batch {
         }
         cols.plan[row] = plan
         plansMayBeMixed = true
+        forgetComputedPoses(row: row)
     }
 
     // MARK: - Grouping rows by plan
@@ -324,6 +338,14 @@ public final class Batch {
         let cols = columns()
         SetupPose.setBones(cols, rig.tables, cols.rows(row))
         SetupPose.setSlots(cols, rig.tables, cols.rows(row))
+        forgetComputedPoses(row: row)
+    }
+
+    /// Empties a row's history of computed poses (its pose jumped: a skin change, the setup
+    /// pose), so that its next two frames are computed whatever its update rate.
+    func forgetComputedPoses(row: Int) {
+        guard updateRates, row >= 0, row < count else { return }
+        bound.posesKept[row] = 0
     }
 
     /// Bones and constraints of a row back to the setup pose (the reference's

@@ -109,6 +109,30 @@ struct BatchColumns {
     var drawOrder: UnsafeMutablePointer<Int32> = UnboundColumn.pointer()
     var deform: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
 
+    // Update rates (`UpdateRateColumns`; empty tables in a batch without them). Per bone, the
+    // last two computed world transforms without the placement (`UpdateRateColumns.record`).
+    var lastA: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var lastB: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var lastC: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var lastD: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var lastX: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var lastY: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var previousA: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var previousB: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var previousC: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var previousD: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var previousX: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var previousY: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    /// Per instance: the update rate's shift (`UpdateRate.shift`: every 2^shift frames).
+    var updateRate: UnsafeMutablePointer<UInt8> = UnboundColumn.pointer()
+    /// Per instance: computed poses in the history (0, 1 or 2; below 2 the pose is computed).
+    var posesKept: UnsafeMutablePointer<UInt8> = UnboundColumn.pointer()
+    /// Per instance: seconds since the pose was last computed, and between the last two.
+    var sinceUpdate: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    var updateInterval: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+    /// Per instance: what the application says the instance matters (0 ... 1), for `UpdateBudget`.
+    var significance: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
+
     var layout: ColumnLayout { shape.layout }
     @inline(__always) func rows(_ i: Int) -> InstanceRows { shape.rows(i) }
 }
@@ -129,6 +153,8 @@ struct BatchShape {
     var deformSlots: Int
     var inheritBones: Int
     var deformFloats: Int
+    /// Whether the batch has update rates (`UpdateRateColumns`).
+    var updateRates = false
 
     /// Where instance `i`'s rows start in each column.
     @inline(__always)

@@ -12,8 +12,15 @@ enum ColumnExtent: Sendable {
     case instance
     /// The instance's deform buffer (`CompiledSkeleton.deformFloats` floats).
     case deformFloats
+    /// Update-rate history (`UpdateRateColumns`): one element per bone, or none in a batch
+    /// without update rates.
+    case rateBones
+    /// Update-rate state: one element per instance, or none in a batch without update rates.
+    case rateInstance
 
-    func count(_ rig: CompiledSkeleton) -> Int {
+    /// Elements per instance in a batch of `rig`; `updateRates` false: none for the update-rate
+    /// tables (their storage then costs nothing per instance).
+    func count(_ rig: CompiledSkeleton, updateRates: Bool = false) -> Int {
         let t = rig.tables
         switch self {
         case .bones: return t.boneCount
@@ -29,6 +36,8 @@ enum ColumnExtent: Sendable {
         case .physicsConstraints: return t.physicsCount
         case .instance: return 1
         case .deformFloats: return rig.deformFloats
+        case .rateBones: return updateRates ? t.boneCount : 0
+        case .rateInstance: return updateRates ? 1 : 0
         }
     }
 }
@@ -114,6 +123,17 @@ enum BatchSchema {
         .columns("entities", Entity.self, .instance, [\.entity]),
         .columns("draw orders", Int32.self, .slots, instanceMajor: true, [\.drawOrder]),
         .columns("deform buffers", Float.self, .deformFloats, instanceMajor: true, [\.deform]),
+        // Only in worlds made with update rates (`World(updateRates: true)`): empty otherwise.
+        .columns(
+            "update-rate history", Float.self, .rateBones,
+            [
+                \.lastA, \.lastB, \.lastC, \.lastD, \.lastX, \.lastY, \.previousA, \.previousB, \.previousC,
+                \.previousD, \.previousX, \.previousY,
+            ]),
+        .columns("update rates", UInt8.self, .rateInstance, [\.updateRate, \.posesKept]),
+        .columns(
+            "update-rate timing and significance", Float.self, .rateInstance,
+            [\.sinceUpdate, \.updateInterval, \.significance]),
     ]
 
     /// The index of the slot colour table (it widens when application code colours a slot).

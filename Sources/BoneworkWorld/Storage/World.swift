@@ -27,6 +27,20 @@ public final class World {
         }
     }
 
+    /// Whether batches keep what slower update rates need (`UpdateRate`): per bone two computed
+    /// world transforms (48 bytes), per instance a rate, a significance and two times. Without,
+    /// every instance is posed every frame and those tables cost nothing.
+    public let updateRates: Bool
+    /// Budget mode (`UpdateBudget`): each frame's rates chosen from the instances' significance
+    /// to keep the engine's CPU time per frame under the budget. Nil: rates stay as set. Needs
+    /// `updateRates`.
+    public var updateBudget: UpdateBudget? {
+        didSet { if updateBudget == nil { budgetState = nil } }
+    }
+    private var budgetState: UpdateBudgetState?
+    /// The profiler's row for the budget's choice (added when a budget first runs).
+    private var rateSystem: ApplicationSystem?
+
     private var batchOf: [ObjectIdentifier: Int] = [:]
     private var compiled: [ObjectIdentifier: CompiledSkeleton] = [:]
     // Entity table: per index, its current generation and where the instance lives (batch -1 = free).
@@ -36,11 +50,13 @@ public final class World {
     /// The profiler's row for `Batch.regroupByPlan` (added when a batch first needs one).
     private var regroupSystem: ApplicationSystem?
 
-    /// An empty world; `memoryLimit` nil takes `MemoryBudget.defaultLimit`.
+    /// An empty world; `memoryLimit` nil takes `MemoryBudget.defaultLimit`; `updateRates` true
+    /// keeps what update rates below every frame need (see `updateRates`).
     public init(
         layout: ColumnLayout = .standard, trackCount: Int = 4, scheduler: Scheduler = Scheduler(),
-        memoryLimit: Int? = nil
+        memoryLimit: Int? = nil, updateRates: Bool = false
     ) {
+        self.updateRates = updateRates
         self.layout = layout
         self.trackCount = trackCount
         self.scheduler = scheduler
@@ -56,7 +72,8 @@ public final class World {
         if let b = batchOf[id] { return batches[b] }
         let rig = CompiledSkeleton(data)
         compiled[id] = rig
-        let batch = Batch(rig: rig, layout: layout, trackCount: trackCount, columnMemory: columnMemory)
+        let batch = Batch(
+            rig: rig, layout: layout, trackCount: trackCount, columnMemory: columnMemory, updateRates: updateRates)
         batchOf[id] = batches.count
         batches.append(batch)
         return batch
@@ -292,7 +309,14 @@ public final class World {
                 locations[Int(batch.entity(atRow: row).index)] = (Int32(b), Int32(row))
             }
         }
+        if updateRates, let budget = updateBudget {
+            let state = budgetState ?? UpdateBudgetState()
+            budgetState = state
+            if rateSystem == nil { rateSystem = try? scheduler.profiler.addApplicationSystem("update rates") }
+            chooseUpdateRates(budget, state, system: rateSystem)
+        }
         scheduler.run(batches, delta: delta)
+        if updateRates { countUpdateRates() } else { scheduler.profiler.countUpdateRate(0, instances: count) }
     }
 
     /// Runs one frame for one instance only (the others keep their pose): the scheduler's

@@ -24,6 +24,8 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
     case memoryLimit(skeleton: String, instances: Int, bytesEach: Int, limit: Int, held: Int)
     /// `FrameProfiler.addApplicationSystem` was asked for more than its fixed number of systems.
     case tooManyApplicationSystems(String, limit: Int)
+    /// An update rate below every frame in a world made without update rates.
+    case noUpdateRates
 
     /// The error in one line: what was refused, and the skeleton file where it is known.
     public var description: String {
@@ -50,6 +52,8 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
                 + "(World.memoryLimit; by default three quarters of the memory available)"
         case .tooManyApplicationSystems(let name, let limit):
             return "cannot profile application system '\(name)': at most \(limit) are kept"
+        case .noUpdateRates:
+            return "this world keeps no pose history for slower update rates: make it with World(updateRates: true)"
         }
     }
 }

@@ -124,4 +124,27 @@ struct ProgressBar {
         FileHandle.standardError.write(Data((terminal ? "\r\(line)\u{1B}[K" : line + "\n").utf8))
         if terminal && done == total { FileHandle.standardError.write(Data("\n".utf8)) }
     }
+
+}
+
+extension CrowdReport {
+    /// "update rates: ..." for a budgeted crowd: the engine's CPU per frame (its systems and the
+    /// budget's choice, not the crowd's own systems) and the characters at each rate, medians
+    /// over the kept frames.
+    func updateRateLine(_ profiler: FrameProfiler) -> String {
+        let recs = profiler.recentFrames()
+        let choosing = profiler.applicationSystemNames.firstIndex(of: "update rates")
+        let engine = recs.map { r in
+            Double(r.cpu + (choosing.map { $0 < r.applicationCPU.count ? r.applicationCPU[$0] : 0 } ?? 0)) / 1e6
+        }
+        var perRate: [String] = []
+        for (k, rate) in UpdateRate.all.enumerated() {
+            let counts = (0..<recs.count).compactMap { profiler.updateRateCounts(framesAgo: $0)?[k] }
+            perRate.append("\(rate): \(Int(ProfileStats(counts.map(Double.init)).median))")
+        }
+        let stats = ProfileStats(engine)
+        return "update rates: engine CPU per frame (systems + choosing rates) median "
+            + String(format: "%.3f ms, p95 %.3f ms", stats.median, stats.p95)
+            + "; characters per rate (median): " + perRate.joined(separator: ", ")
+    }
 }

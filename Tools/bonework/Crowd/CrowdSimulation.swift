@@ -421,6 +421,7 @@ final class CrowdSimulation {
     func place() {
         for batch in world.batches where batch.count > 0 {
             let p = batch.placementColumns()
+            let rates = focus == nil ? nil : batch.updateRateColumns()
             for row in 0..<batch.count {
                 let i = Int(p.entity[row].index)
                 guard i < slotOf.count else { continue }
@@ -429,8 +430,30 @@ final class CrowdSimulation {
                 p.x[row] = x[a]
                 p.y[row] = y[a]
                 if vx[a] < -1 { p.scaleX[row] = -1 } else if vx[a] > 1 { p.scaleX[row] = 1 }
+                if let rates, let focus { rates.significance[row] = significance(x[a], y[a], focus) }
             }
         }
+    }
+
+    /// The part of the plane the camera shows (centre and half sizes, world units): what the
+    /// agents' significance is measured from (`--budget-ms`). Nil: no significance is set.
+    var focus: (x: Float, y: Float, halfWidth: Float, halfHeight: Float)?
+
+    /// How much an agent at (`ax`, `ay`) matters to the picture: on screen 0.5 to 1, nearer the
+    /// centre more; off screen below 0.5, less the farther it is from the screen.
+    func significance(_ ax: Float, _ ay: Float, _ f: (x: Float, y: Float, halfWidth: Float, halfHeight: Float))
+        -> Float
+    {
+        // A margin of a character's size: one walking in from the edge is already drawn.
+        let margin: Float = 120
+        let dx = abs(ax - f.x)
+        let dy = abs(ay - f.y)
+        if dx <= f.halfWidth + margin && dy <= f.halfHeight + margin {
+            let d = max(dx / max(1, f.halfWidth + margin), dy / max(1, f.halfHeight + margin))
+            return 1 - 0.5 * d
+        }
+        let outside = max(dx - f.halfWidth - margin, dy - f.halfHeight - margin)
+        return 0.5 * max(0, 1 - outside / max(1, 2 * halfExtent))
     }
 
     /// Gives the agents spawned since the last call a random phase (after their first animation).

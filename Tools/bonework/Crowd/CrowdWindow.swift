@@ -152,6 +152,9 @@ enum CrowdWindow {
             let viewport = WorldViewport(
                 x: v.x - camera.screenWidth / 2 / v.zoom, y: v.y - camera.screenHeight / 2 / v.zoom,
                 width: camera.screenWidth / v.zoom, height: camera.screenHeight / v.zoom)
+            if sim.world.updateBudget != nil {
+                sim.focus = (v.x, v.y, camera.screenWidth / 2 / v.zoom, camera.screenHeight / 2 / v.zoom)
+            }
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
             glViewport(0, 0, GLsizei(size.width), GLsizei(size.height))
             glClearColor(0.16, 0.18, 0.2, 1)

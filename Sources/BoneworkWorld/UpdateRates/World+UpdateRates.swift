@@ -1,0 +1,132 @@
+extension World {
+    /// An instance's update rate (`UpdateRate`; `.everyFrame` in a world without update rates).
+    public func updateRate(_ entity: Entity) throws -> UpdateRate {
+        let (batch, row) = try locate(entity)
+        guard batch.updateRates else { return .everyFrame }
+        return UpdateRate(shift: Int(batch.columns().updateRate[row]))
+    }
+
+    /// Sets an instance's update rate. A world made without update rates refuses any rate but
+    /// `.everyFrame` (`WorldError.noUpdateRates`); under an `updateBudget` the budget sets the
+    /// rates again each frame.
+    public func setUpdateRate(_ entity: Entity, _ rate: UpdateRate) throws {
+        let (batch, row) = try locate(entity)
+        guard batch.updateRates else {
+            if rate == .everyFrame { return }
+            throw WorldError.noUpdateRates
+        }
+        batch.columns().updateRate[row] = UInt8(rate.shift)
+    }
+
+    /// How much an instance matters to the application (0 ... 1, higher is more; 1 at spawn):
+    /// what `updateBudget` orders instances by. Ignored in a world without update rates.
+    public func setSignificance(_ entity: Entity, _ significance: Float) throws {
+        let (batch, row) = try locate(entity)
+        guard batch.updateRates else { return }
+        batch.columns().significance[row] = significance
+    }
+
+    /// Chooses the rates of every instance from its significance under `updateBudget`, timed as
+    /// the profiler's "update rates" row; returns the instances given each rate. Called by
+    /// `update(_:)` before the frame's systems run.
+    func chooseUpdateRates(_ budget: UpdateBudget, _ state: UpdateBudgetState, system: ApplicationSystem?) {
+        let body = {
+            let profiler = self.scheduler.profiler
+            // What the last frame cost, per kind of work.
+            if profiler.frames > 0 {
+                var total = Double(system.flatMap { profiler.applicationCPU($0.index, framesAgo: 0) } ?? 0)
+                for s in 0..<SystemID.count { total += Double(profiler.cpu(SystemID(rawValue: s)!) ?? 0) }
+                let computed = Double(profiler.cpu(.timelineApply) ?? 0) + Double(profiler.cpu(.pose) ?? 0)
+                state.learn(budget, totalNanoseconds: total, computedNanoseconds: computed)
+            }
+            for k in 0..<UpdateBudgetState.buckets { state.counts[k] = 0 }
+            var rated = 0
+            var fixed = 0
+            for batch in self.batches where batch.count > 0 {
+                guard batch.updateRates else {
+                    fixed += batch.count
+                    continue
+                }
+                let significance = batch.columns().significance
+                for row in 0..<batch.count { state.counts[UpdateBudgetState.bucket(significance[row])] += 1 }
+                rated += batch.count
+            }
+            state.choose(budget, rated: rated, fixed: fixed)
+            for r in 0..<UpdateRate.count { state.rateCounts[r] = 0 }
+            state.rateCounts[0] = fixed
+            for batch in self.batches where batch.count > 0 && batch.updateRates {
+                let cols = batch.columns()
+                state.shifts.withUnsafeBufferPointer { shifts in
+                    for row in 0..<batch.count {
+                        let shift = shifts[UpdateBudgetState.bucket(cols.significance[row])]
+                        cols.updateRate[row] = UInt8(shift)
+                    }
+                }
+            }
+            for k in 0..<UpdateBudgetState.buckets { state.rateCounts[state.shifts[k]] += state.counts[k] }
+        }
+        if let system { scheduler.profiler.measure(system, body) } else { body() }
+    }
+
+    /// Adds every batch's instances per update rate to the last frame's profile.
+    func countUpdateRates() {
+        let profiler = scheduler.profiler
+        for batch in batches where batch.count > 0 {
+            guard batch.updateRates else {
+                profiler.countUpdateRate(0, instances: batch.count)
+                continue
+            }
+            let rates = batch.columns().updateRate
+            var counts: (Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0)
+            for row in 0..<batch.count {
+                switch rates[row] {
+                case 0: counts.0 &+= 1
+                case 1: counts.1 &+= 1
+                case 2: counts.2 &+= 1
+                case 3: counts.3 &+= 1
+                default: counts.4 &+= 1
+                }
+            }
+            profiler.countUpdateRate(0, instances: counts.0)
+            profiler.countUpdateRate(1, instances: counts.1)
+            profiler.countUpdateRate(2, instances: counts.2)
+            profiler.countUpdateRate(3, instances: counts.3)
+            profiler.countUpdateRate(4, instances: counts.4)
+        }
+    }
+}
+
+extension Batch {
+    /// Raw views of the update-rate columns for setting every row of a frame at once (valid until
+    /// the batch grows): each row's rate shift (`UpdateRate.shift`, 0 ... 4) and significance
+    /// (0 ... 1), and the entity living in it. Nil in a batch without update rates.
+    ///
+    /// # Safety
+    /// Rows `0 ..< count` only, outside `World.update`; a shift above 4 is read as 4.
+    public func updateRateColumns() -> (
+        shift: UnsafeMutablePointer<UInt8>, significance: UnsafeMutablePointer<Float>,
+        entity: UnsafeMutablePointer<Entity>
+    )? {
+        guard updateRates else { return nil }
+        let cols = columns()
+        return (cols.updateRate, cols.significance, cols.entity)
+    }
+}
+
+extension FrameProfiler {
+    /// Instances at each update rate (`UpdateRate.all` order: every frame first) in the frame
+    /// `back` frames ago; nil when that frame is not kept. Allocates the array.
+    public func updateRateCounts(framesAgo back: Int = 0) -> [Int]? {
+        guard let f = ringIndex(back) else { return nil }
+        return (0..<UpdateRate.count).map { rateCounts[f &* UpdateRate.count &+ $0] }
+    }
+}
+
+extension Batch {
+    /// Whether the instance at `row` drew its pose from its history in the last frame (its pose
+    /// was not computed: a rate below every frame that did not come round).
+    public func drewFromHistory(row: Int) -> Bool {
+        guard updateRates, row >= 0, row < count else { return false }
+        return columns().sinceUpdate[row] != 0
+    }
+}

@@ -1,0 +1,90 @@
+import BoneworkWorld
+
+/// `crowd --budget-ms B --compare-full-rate`: the same crowd (same seed, kinds and options) run
+/// at full rate beside the budgeted one, frame by frame, to measure what update rates cost in
+/// accuracy: the bone world positions of the characters drawn from their history that frame,
+/// against the full-rate run's, as a fraction of the skeleton's height (`SkeletonData.height`),
+/// and whether both runs fired the same events and made the same trigger changes.
+struct CrowdFullRateComparison {
+    /// Error histogram: bins of `binWidth` (fractions of the height), the last one open.
+    static let binWidth = 0.0005
+    static let bins = 400
+    var histogram = [Int](repeating: 0, count: bins + 1)
+    var samples = 0
+    var largest = 0.0
+    /// Character-frames drawn from history that were compared.
+    var slowedFrames = 0
+    /// Frames whose events or trigger changes differed, and the first such frame.
+    var eventMismatches = 0
+    var firstMismatch: Int?
+    var events = 0
+    /// Frames before comparing (the budget settles, phases spread).
+    let warmup: Int
+
+    init(warmup: Int) { self.warmup = warmup }
+
+    /// Compares frame `frame` of `slowed` (update rates) with `full` (every frame).
+    mutating func compare(frame: Int, slowed: CrowdSimulation, full: CrowdSimulation) {
+        var same = slowed.triggers.changesLastFrame == full.triggers.changesLastFrame
+        let lhs = slowed.world.batches
+        let rhs = full.world.batches
+        if lhs.count != rhs.count { same = false }
+        for (a, b) in zip(lhs, rhs) {
+            let ea = a.firedEvents
+            let eb = b.firedEvents
+            events += ea.count
+            if ea.count != eb.count || !zip(ea, eb).allSatisfy({ $0 == $1 }) { same = false }
+        }
+        if !same {
+            eventMismatches += 1
+            if firstMismatch == nil { firstMismatch = frame }
+        }
+        guard frame >= warmup else { return }
+        for (a, b) in zip(lhs, rhs) where a.count == b.count {
+            let height = Double(max(1, a.data.height))
+            let va = a.poseViews()
+            let vb = b.poseViews()
+            for row in 0..<a.count where a.drewFromHistory(row: row) {
+                guard a.entity(atRow: row) == b.entity(atRow: row) else { continue }
+                slowedFrames += 1
+                let pa = va[row]
+                let pb = vb[row]
+                for k in 0..<pa.boneCount where pb.isBoneActive(k) {
+                    let ta = pa.boneTransform(k)
+                    let tb = pb.boneTransform(k)
+                    let dx = Double(ta.worldX - tb.worldX)
+                    let dy = Double(ta.worldY - tb.worldY)
+                    let error = (dx * dx + dy * dy).squareRoot() / height
+                    histogram[min(Self.bins, Int(error / Self.binWidth))] += 1
+                    samples += 1
+                    largest = max(largest, error.isFinite ? error : .infinity)
+                }
+            }
+        }
+    }
+
+    /// The error below which a fraction `p` of the compared bones lie (upper edge of its bin).
+    func percentile(_ p: Double) -> Double {
+        guard samples > 0 else { return 0 }
+        let wanted = Int((p * Double(samples)).rounded(.up))
+        var seen = 0
+        for (k, n) in histogram.enumerated() {
+            seen += n
+            if seen >= wanted { return k == Self.bins ? largest : Double(k + 1) * Self.binWidth }
+        }
+        return largest
+    }
+
+    var report: String {
+        func percent(_ v: Double) -> String { String(format: "%.2f%%", v * 100) }
+        let matching =
+            eventMismatches == 0
+            ? "events and trigger changes identical on every frame (\(events) events)"
+            : "events or trigger changes differ on \(eventMismatches) frames (first: frame \(firstMismatch ?? -1))"
+        return """
+            full-rate comparison: \(slowedFrames) character-frames drawn from history after frame \(warmup), \
+            \(samples) bone positions; error as a share of the skeleton's height: median \(percent(percentile(0.5))), \
+            p95 \(percent(percentile(0.95))), p99 \(percent(percentile(0.99))), max \(percent(largest)); \(matching)
+            """
+    }
+}
