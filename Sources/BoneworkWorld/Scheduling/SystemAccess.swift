@@ -17,14 +17,21 @@ struct SystemAccess: Sendable {
         return access
     }
 
+    /// This access and `other`'s together (two views one system's stage uses; a column one
+    /// writes counts as written).
+    func merging(_ other: SystemAccess) -> SystemAccess {
+        let written = writes.union(other.writes)
+        return SystemAccess(system: system, reads: reads.union(other.reads).subtracting(written), writes: written)
+    }
+
     /// The systems of a frame that touch batch columns, with what they touch (built once).
     static let frame: [SystemAccess] = {
         let empty = BatchColumns.unbound
         return [
             SystemAccess(system: .animationState, reads: [], writes: []),
             of(ApplyColumns(empty), system: .timelineApply),
-            of(PoseColumns(empty), system: .pose),
-            of(UpdateRateColumns(empty), system: .pose),
+            // The update-rate step runs in the pose system's stage, on the same rows.
+            of(PoseColumns(empty), system: .pose).merging(of(UpdateRateColumns(empty), system: .pose)),
             of(SlotColumns(empty), system: .slots),
             of(VertexColumns(empty), system: .vertices),
         ]

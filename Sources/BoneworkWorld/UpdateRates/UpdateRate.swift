@@ -32,6 +32,7 @@ public struct UpdateRate: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// How many rates there are.
     static let count = 5
 
+    /// Whether `a` computes more often than `b` (faster rates order first).
     public static func < (a: UpdateRate, b: UpdateRate) -> Bool { a.shift < b.shift }
 
     /// "1/1", "1/2", ... "1/16".
