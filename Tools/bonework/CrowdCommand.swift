@@ -62,6 +62,13 @@ enum CrowdCommand {
                 "--budget-ms", "B",
                 "update-rate level of detail: keep the engine's CPU per frame (all threads) under B ms by posing the less significant characters (off screen, far from the view's centre) every 2nd to 16th frame; the table then counts characters per rate"
             ),
+            .value(
+                "--lod-slowest", "FRAMES", default: "16",
+                "with --budget-ms: the slowest update rate the budget may give, a pose every 2, 4, 8 or 16 frames"),
+            .value(
+                "--lod-blend", "MODE", default: "extrapolate",
+                "with --budget-ms: how frames between computed poses are drawn: extrapolate (on from the last two) or interpolate (between them, one interval late)"
+            ),
             .flag(
                 "--compare-full-rate",
                 "headless, with --budget-ms: run the same crowd at full rate beside it; report the slowed characters' pose error and whether events match"
@@ -126,6 +133,8 @@ enum CrowdCommand {
         /// Update-rate budget, milliseconds of engine CPU per frame.
         var budget: Double?
         var compareFullRate = false
+        var blend = UpdateRateBlend.extrapolate
+        var slowest = UpdateRate.slowest
     }
 
     /// The headless camera: a close look at the middle of a large crowd, the whole plane when it
@@ -193,6 +202,19 @@ enum CrowdCommand {
             o.budget = v
         }
         o.compareFullRate = p.flag("--compare-full-rate")
+        if let text = p.value("--lod-slowest") {
+            guard let frames = Int(text), frames > 1, let rate = UpdateRate(frames: frames) else {
+                throw UsageError("--lod-slowest needs 2, 4, 8 or 16 frames, not '\(text)'")
+            }
+            o.slowest = rate
+        }
+        if let text = p.value("--lod-blend") {
+            switch text {
+            case "extrapolate": o.blend = .extrapolate
+            case "interpolate": o.blend = .interpolate
+            default: throw UsageError("--lod-blend needs extrapolate or interpolate, not '\(text)'")
+            }
+        }
         if o.compareFullRate && o.budget == nil { throw UsageError("--compare-full-rate needs --budget-ms") }
         o.headless = p.flag("--headless")
         o.diagnostics = p.flag("--diagnostics")
@@ -224,12 +246,15 @@ enum CrowdCommand {
         let world = World(
             scheduler: Scheduler(capacity: min(o.frames, Self.keptFrames), threads: o.threads),
             updateRates: o.budget != nil)
-        if let budget = o.budget { world.updateBudget = UpdateBudget(milliseconds: budget) }
+        if let budget = o.budget { world.updateBudget = UpdateBudget(milliseconds: budget, slowest: o.slowest) }
+        world.scheduler.updateRateBlend = o.blend
         let sim = try CrowdSimulation(world: world, seed: o.seed)
         // The same crowd at full rate, for --compare-full-rate.
         let full =
             o.compareFullRate
-            ? try CrowdSimulation(world: World(scheduler: Scheduler(capacity: 8, threads: o.threads)), seed: o.seed)
+            ? try CrowdSimulation(
+                world: World(scheduler: Scheduler(capacity: min(o.frames, Self.keptFrames), threads: o.threads)),
+                seed: o.seed)
             : nil
         let atlas = try AtlasReader.read(file: DefaultCharacter.atlasPath)
         var atlases = [atlas]
@@ -368,7 +393,10 @@ enum CrowdCommand {
         )
         print(allocations.line)
         if o.budget != nil { print(report.updateRateLine(profiler)) }
-        if full != nil { print(comparison.report) }
+        if let full {
+            print("the full-rate run beside it: " + report.updateRateLine(full.world.scheduler.profiler))
+            print(comparison.report)
+        }
         let integrity = sim.checkIntegrity()
         print("entities: \(integrity.message) -> \(integrity.ok ? "none lost" : "LOST ENTITIES")")
         let nonFinite = sim.nonFiniteBones()

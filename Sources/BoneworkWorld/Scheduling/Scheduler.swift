@@ -8,7 +8,8 @@ public enum SystemID: Int, CaseIterable, Sendable {
     case timelineApply
     /// Constraints and world transforms.
     case pose
-    /// Slot images (sequences) and attachments.
+    /// Slot images (sequences) and attachments: the draw list of the vertex system, so it runs
+    /// only when `vertices` does.
     case slots
     /// World vertices of the drawn attachments.
     case vertices
@@ -309,8 +310,11 @@ struct FrameSystems {
         state = enabled.contains(.animationState)
         apply = enabled.contains(.timelineApply)
         pose = enabled.contains(.pose)
-        slots = enabled.contains(.slots)
         vertices = enabled.contains(.vertices)
+        // The slot system lists each block's draws for the vertex system and nothing else reads
+        // the list (the GPU path classifies slots from the columns): without vertices it is not
+        // run. In the GPU path's crowd it was 0.07 µs per character per frame of nothing.
+        slots = enabled.contains(.slots) && vertices
     }
 }
 

@@ -12,6 +12,9 @@ struct CrowdFullRateComparison {
     var histogram = [Int](repeating: 0, count: bins + 1)
     var samples = 0
     var largest = 0.0
+    /// The same per update rate (`UpdateRate.all` order) the character had that frame.
+    var byRate = [[Int]](repeating: [Int](repeating: 0, count: bins + 1), count: UpdateRate.all.count)
+    var samplesByRate = [Int](repeating: 0, count: UpdateRate.all.count)
     /// Character-frames drawn from history that were compared.
     var slowedFrames = 0
     /// Frames whose events or trigger changes differed, and the first such frame.
@@ -44,8 +47,10 @@ struct CrowdFullRateComparison {
             let height = Double(max(1, a.data.height))
             let va = a.poseViews()
             let vb = b.poseViews()
+            let shifts = a.updateRateColumns()?.shift
             for row in 0..<a.count where a.drewFromHistory(row: row) {
                 guard a.entity(atRow: row) == b.entity(atRow: row) else { continue }
+                let rate = min(UpdateRate.all.count - 1, Int(shifts?[row] ?? 0))
                 slowedFrames += 1
                 let pa = va[row]
                 let pb = vb[row]
@@ -55,8 +60,11 @@ struct CrowdFullRateComparison {
                     let dx = Double(ta.worldX - tb.worldX)
                     let dy = Double(ta.worldY - tb.worldY)
                     let error = (dx * dx + dy * dy).squareRoot() / height
-                    histogram[min(Self.bins, Int(error / Self.binWidth))] += 1
+                    let bin = error.isFinite ? min(Self.bins, Int(error / Self.binWidth)) : Self.bins
+                    histogram[bin] += 1
                     samples += 1
+                    byRate[rate][bin] += 1
+                    samplesByRate[rate] += 1
                     largest = max(largest, error.isFinite ? error : .infinity)
                 }
             }
@@ -64,7 +72,9 @@ struct CrowdFullRateComparison {
     }
 
     /// The error below which a fraction `p` of the compared bones lie (upper edge of its bin).
-    func percentile(_ p: Double) -> Double {
+    func percentile(_ p: Double) -> Double { percentile(p, histogram, samples) }
+
+    func percentile(_ p: Double, _ histogram: [Int], _ samples: Int) -> Double {
         guard samples > 0 else { return 0 }
         let wanted = Int((p * Double(samples)).rounded(.up))
         var seen = 0
@@ -73,6 +83,16 @@ struct CrowdFullRateComparison {
             if seen >= wanted { return k == Self.bins ? largest : Double(k + 1) * Self.binWidth }
         }
         return largest
+    }
+
+    var perRate: String {
+        var parts: [String] = []
+        for (k, rate) in UpdateRate.all.enumerated() where samplesByRate[k] > 0 {
+            let median = percentile(0.5, byRate[k], samplesByRate[k])
+            let p95 = percentile(0.95, byRate[k], samplesByRate[k])
+            parts.append(String(format: "%@ %.2f%% / %.2f%%", rate.description, median * 100, p95 * 100))
+        }
+        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
     }
 
     var report: String {
@@ -85,6 +105,7 @@ struct CrowdFullRateComparison {
             full-rate comparison: \(slowedFrames) character-frames drawn from history after frame \(warmup), \
             \(samples) bone positions; error as a share of the skeleton's height: median \(percent(percentile(0.5))), \
             p95 \(percent(percentile(0.95))), p99 \(percent(percentile(0.99))), max \(percent(largest)); \(matching)
+            by rate (median / p95; bins of 0.05 %, errors past 20 % counted as the largest): \(perRate)
             """
     }
 }
