@@ -34,7 +34,7 @@ case $mode in
         # The tests that run systems on several threads: the worker pool, the scheduler, every golden
         # pose replayed on two threads, physics determinism, the profiler, triggers, the shared
         # SkeletonData pool, the GPU path's culling and packing on worker threads (with columns read in place).
-        filters=("BoneworkWorldTests\\.WorkerPoolTests" "BoneworkWorldTests\\.(ParallelTests|ParallelTraceTests|PhysicsDeterminismTests|ProfilerTests|WorldTests|TriggerTests)"
+        filters=("BoneworkWorldTests\\.WorkerPoolTests" "BoneworkWorldTests\\.(ParallelTests|ParallelTraceTests|PhysicsDeterminismTests|ProfilerTests|WorldTests|TriggerTests|UpdateRateTests)"
             "BoneworkFormatTests\\.SkeletonDataPoolTests" "BoneworkRenderTests\\.GPUThreadingTests" "BoneworkRenderTests\\.(GPUColumnThreadingTests|GPUInPlaceColumnTests)")
         export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
         # The heap-allocation check forks a measuring child, which can deadlock on the thread

@@ -111,7 +111,10 @@ struct UpdateRateColumns {
                         if anyOf8(updateRate + row) == 0 {
                             // At full rate the history is not needed: kept empty, so that a slower
                             // rate later computes two poses before it draws from them.
-                            for l in 0..<8 { posesKept[row &+ l] = 0 }
+                            for l in 0..<8 {
+                                posesKept[row &+ l] = 0
+                                sinceUpdate[row &+ l] = 0
+                            }
                         } else {
                             record8(row)
                         }
@@ -124,7 +127,12 @@ struct UpdateRateColumns {
             }
             sinceUpdate[row] += delta
             if due[k] != 0 {
-                if updateRate[row] == 0 { posesKept[row] = 0 } else { record(row) }
+                if updateRate[row] == 0 {
+                    posesKept[row] = 0
+                    sinceUpdate[row] = 0
+                } else {
+                    record(row)
+                }
             } else {
                 extrapolate(row, blend: blend)
             }
