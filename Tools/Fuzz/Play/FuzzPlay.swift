@@ -95,7 +95,10 @@ public enum FuzzPlay {
         scheduler.mode = choices.chance(1, in: 2) ? .interleaved : .split
         scheduler.blockRows = 1 + choices.below(4)
         scheduler.vertexHandler = { findings.check($0) }
-        let world = World(trackCount: 3, scheduler: scheduler, memoryLimit: 64 << 20)
+        // A third of the inputs play with update rates: rows not posed every frame apply only their
+        // events and draw from their history.
+        let rated = choices.chance(1, in: 3)
+        let world = World(trackCount: 3, scheduler: scheduler, memoryLimit: 64 << 20, updateRates: rated)
         try world.setAnimationStateData(AnimationStateData(skeletonData: data, defaultMix: 0.1))
 
         var entities = [try world.spawn(data)]
@@ -126,6 +129,17 @@ public enum FuzzPlay {
                 if choices.chance(1, in: 4) { try layered.setReverse(true) }
                 if choices.chance(1, in: 2) { try state.addAnimation(0, b, loop: false, delay: 0.05) }
             }
+        }
+
+        if rated {
+            for e in entities {
+                try world.setUpdateRate(e, UpdateRate(shift: choices.below(UpdateRate.all.count)))
+                try world.setSignificance(e, [0, 0.5, 1, .nan, -1, 2][choices.below(6)])
+            }
+            if choices.chance(1, in: 2) {
+                world.updateBudget = UpdateBudget(milliseconds: [0.001, 1, 1000][choices.below(3)])
+            }
+            if choices.chance(1, in: 2) { scheduler.updateRateBlend = .interpolate }
         }
 
         let twoThreads = choices.chance(1, in: 2)
