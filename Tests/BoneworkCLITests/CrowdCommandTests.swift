@@ -88,4 +88,31 @@ import Testing
         #expect(missing.status == 1)
         #expect(missing.stderr == "bonework crowd: cannot read /nonexistent/x.json: No such file or directory\n")
     }
+
+    @Test func budgetedCrowdFiresTheFullRateRunsEventsAndCountsRates() throws {
+        let r = try CLI.run([
+            "crowd", "--headless", "--count", "400", "--frames", "90", "--churn", "60", "--budget-ms", "0.5",
+            "--compare-full-rate",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rates = r.stdout.split(separator: "\n").first { $0.hasPrefix("update rates: engine CPU") } ?? ""
+        // A budget below any rate's cost puts the characters at the slowest rates (what is left
+        // of the slowest rate's cost buys a few the next rate up).
+        #expect(rates.contains("1/1: 0, 1/2: 0, 1/4: 0,"), "\(rates)")
+        #expect(r.stdout.contains("\nupdate rates "), "the choice is timed in the table")
+        let comparison = r.stdout.split(separator: "\n").first { $0.hasPrefix("full-rate comparison:") } ?? ""
+        #expect(comparison.contains("events and trigger changes identical on every frame"), "\(comparison)")
+        #expect(!comparison.contains(": 0 character-frames"), "\(comparison)")
+        #expect(r.stdout.contains("none lost"))
+        for args in [
+            ["crowd", "--headless", "--budget-ms", "0"], ["crowd", "--headless", "--budget-ms", "nan"],
+            ["crowd", "--headless", "--budget-ms", "5", "--lod-slowest", "3"],
+            ["crowd", "--headless", "--budget-ms", "5", "--lod-blend", "cubic"],
+            ["crowd", "--headless", "--compare-full-rate"],
+        ] {
+            let bad = try CLI.run(args)
+            #expect(bad.status == 1, "\(args)")
+            #expect(bad.stderr.hasPrefix("bonework crowd: --"), "\(args): \(bad.stderr)")
+        }
+    }
 }
