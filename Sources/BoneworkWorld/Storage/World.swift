@@ -309,14 +309,20 @@ public final class World {
                 locations[Int(batch.entity(atRow: row).index)] = (Int32(b), Int32(row))
             }
         }
+        var chosen: UpdateBudgetState? = nil
         if updateRates, let budget = updateBudget {
             let state = budgetState ?? UpdateBudgetState()
             budgetState = state
             if rateSystem == nil { rateSystem = try? scheduler.profiler.addApplicationSystem("update rates") }
             chooseUpdateRates(budget, state, system: rateSystem)
+            chosen = state
         }
         scheduler.run(batches, delta: delta)
-        if updateRates { countUpdateRates() } else { scheduler.profiler.countUpdateRate(0, instances: count) }
+        if updateRates {
+            countUpdateRates(counted: chosen?.rateCounts)
+        } else {
+            scheduler.profiler.countUpdateRate(0, instances: count)
+        }
     }
 
     /// Runs one frame for one instance only (the others keep their pose): the scheduler's

@@ -27,50 +27,58 @@ extension World {
     }
 
     /// Chooses the rates of every instance from its significance under `updateBudget`, timed as
-    /// the profiler's "update rates" row; returns the instances given each rate. Called by
-    /// `update(_:)` before the frame's systems run.
+    /// the profiler's "update rates" row (`system`), and leaves the instances given each rate in
+    /// `state.rateCounts`. Called by `update(_:)` before the frame's systems run.
     func chooseUpdateRates(_ budget: UpdateBudget, _ state: UpdateBudgetState, system: ApplicationSystem?) {
-        let body = {
-            let profiler = self.scheduler.profiler
-            // What the last frame cost, per kind of work.
-            if profiler.frames > 0 {
-                var total = Double(system.flatMap { profiler.applicationCPU($0.index, framesAgo: 0) } ?? 0)
-                for s in 0..<SystemID.count { total += Double(profiler.cpu(SystemID(rawValue: s)!) ?? 0) }
-                let computed = Double(profiler.cpu(.timelineApply) ?? 0) + Double(profiler.cpu(.pose) ?? 0)
-                state.learn(budget, totalNanoseconds: total, computedNanoseconds: computed)
-            }
-            for k in 0..<UpdateBudgetState.buckets { state.counts[k] = 0 }
-            var rated = 0
-            var fixed = 0
-            for batch in self.batches where batch.count > 0 {
-                guard batch.updateRates else {
-                    fixed += batch.count
-                    continue
-                }
-                let significance = batch.columns().significance
-                for row in 0..<batch.count { state.counts[UpdateBudgetState.bucket(significance[row])] += 1 }
-                rated += batch.count
-            }
-            state.choose(budget, rated: rated, fixed: fixed)
-            for r in 0..<UpdateRate.count { state.rateCounts[r] = 0 }
-            state.rateCounts[0] = fixed
-            for batch in self.batches where batch.count > 0 && batch.updateRates {
-                let cols = batch.columns()
-                state.shifts.withUnsafeBufferPointer { shifts in
-                    for row in 0..<batch.count {
-                        let shift = shifts[UpdateBudgetState.bucket(cols.significance[row])]
-                        cols.updateRate[row] = UInt8(shift)
-                    }
-                }
-            }
-            for k in 0..<UpdateBudgetState.buckets { state.rateCounts[state.shifts[k]] += state.counts[k] }
+        let profiler = scheduler.profiler
+        let wall = ProfilerClock.wall()
+        let cpu = ProfilerClock.threadCPU()
+        // What the last frame cost: every system, and this choice.
+        if profiler.frames > 0 {
+            var total = Double(system.flatMap { profiler.applicationCPU($0.index, framesAgo: 0) } ?? 0)
+            for s in 0..<SystemID.count { total += Double(profiler.cpu(SystemID(rawValue: s)!) ?? 0) }
+            let computed = Double(profiler.cpu(.timelineApply) ?? 0) + Double(profiler.cpu(.pose) ?? 0)
+            state.learn(budget, totalNanoseconds: total, computedNanoseconds: computed)
         }
-        if let system { scheduler.profiler.measure(system, body) } else { body() }
+        for k in 0..<UpdateBudgetState.buckets { state.counts[k] = 0 }
+        var rated = 0
+        var fixed = 0
+        for batch in batches where batch.count > 0 {
+            guard batch.updateRates else {
+                fixed += batch.count
+                continue
+            }
+            let significance = batch.columns().significance
+            for row in 0..<batch.count { state.counts[UpdateBudgetState.bucket(significance[row])] += 1 }
+            rated += batch.count
+        }
+        state.choose(budget, rated: rated, fixed: fixed)
+        for batch in batches where batch.count > 0 && batch.updateRates {
+            let cols = batch.columns()
+            state.shifts.withUnsafeBufferPointer { shifts in
+                for row in 0..<batch.count {
+                    cols.updateRate[row] = UInt8(shifts[UpdateBudgetState.bucket(cols.significance[row])])
+                }
+            }
+        }
+        for r in 0..<UpdateRate.count { state.rateCounts[r] = 0 }
+        state.rateCounts[0] = fixed
+        for k in 0..<UpdateBudgetState.buckets { state.rateCounts[state.shifts[k]] += state.counts[k] }
+        if let system {
+            profiler.record(
+                system, in: .nextFrame, start: wall, wall: ProfilerClock.wall() &- wall,
+                cpu: ProfilerClock.threadCPU() &- cpu)
+        }
     }
 
-    /// Adds every batch's instances per update rate to the last frame's profile.
-    func countUpdateRates() {
+    /// Adds every batch's instances per update rate to the last frame's profile (`counted`: the
+    /// budget's choice already counted them).
+    func countUpdateRates(counted: [Int]? = nil) {
         let profiler = scheduler.profiler
+        if let counted {
+            for (r, n) in counted.enumerated() { profiler.countUpdateRate(r, instances: n) }
+            return
+        }
         for batch in batches where batch.count > 0 {
             guard batch.updateRates else {
                 profiler.countUpdateRate(0, instances: batch.count)
