@@ -156,5 +156,12 @@ struct UpdateRateTests {
         world.updateBudget = UpdateBudget(milliseconds: 1000)
         for _ in 0..<60 { world.update(Self.delta) }
         #expect(try entities.allSatisfy { try world.updateRate($0) == .everyFrame })
+        // Budgets no editor of settings would type: NaN gives the slowest rate, infinity full rate.
+        world.updateBudget = UpdateBudget(milliseconds: .nan)
+        for _ in 0..<5 { world.update(Self.delta) }
+        #expect(try entities.allSatisfy { try world.updateRate($0) == .slowest })
+        world.updateBudget = UpdateBudget(milliseconds: .infinity)
+        for _ in 0..<5 { world.update(Self.delta) }
+        #expect(try entities.allSatisfy { try world.updateRate($0) == .everyFrame })
     }
 }

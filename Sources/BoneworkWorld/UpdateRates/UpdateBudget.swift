@@ -68,7 +68,9 @@ final class UpdateBudgetState {
         perComputed = perComputed == 0 ? each : perComputed + Self.smoothing * (each - perComputed)
         let goal = budget.milliseconds * 1e6 * budget.target
         target += Self.gain * (goal - totalNanoseconds) / perComputed
-        if target.isFinite { computedTarget = target }
+        // An infinite budget allows every pose, a NaN one none beyond the slowest rate (`choose`
+        // clamps the target between them).
+        computedTarget = target.isFinite ? target : (goal > 0 ? .greatestFiniteMagnitude : 0)
     }
 
     /// Chooses a rate shift per bucket for `rated` instances (bucket counts in `counts`) beside
