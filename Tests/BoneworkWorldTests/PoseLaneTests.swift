@@ -52,6 +52,35 @@ struct PoseLaneTests {
         #expect(mismatches == 0, "\(mismatches) lanes differ, first: \(firstMismatch)")
     }
 
+    @Test("LaneTrig.sinCos is Trig.sinCos in every lane, bit for bit (fallback lanes included)")
+    func laneSinCosMatchesScalar() {
+        var state: UInt64 = 7
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var mismatches = 0
+        var firstMismatch = ""
+        for n in 0..<400_000 {
+            var x = SIMD4<Float>()
+            // Path chain angles: within ±2π mostly, some whole turns, a few zeros.
+            for lane in 0..<4 { x[lane] = Float((next() * 2 - 1) * (n % 5 == 0 ? 400 : 6.3)) }
+            if n % 997 == 0 { x[n % 4] = 0 }
+            if n % 1000 == 1 { x[n % 4] = 3.0e6 }
+            if n % 1000 == 2 { x[(n / 1000) % 4] = .nan }
+            let t = LaneTrig.sinCos(x)
+            for lane in 0..<4 {
+                let s = Trig.sinCos(x[lane])
+                let same = t.sin[lane].bitPattern == s.sin.bitPattern && t.cos[lane].bitPattern == s.cos.bitPattern
+                if !same {
+                    if mismatches == 0 { firstMismatch = "x \(x[lane]): \(t) vs \(s)" }
+                    mismatches += 1
+                }
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) lanes differ, first: \(firstMismatch)")
+    }
+
     @Test(
         "LaneArcTangent.atan2 is ArcTangent.atan2 in every lane, bit for bit (every reduction interval, fallback lanes)"
     )
@@ -124,6 +153,48 @@ struct PoseLaneTests {
             if threads > 1 && trace.steps > 0 && Scheduler.maxThreads > 1 {
                 #expect(world.scheduler.profiler.frame()?.chunks ?? 0 >= 2, "\(file.path): one chunk per thread")
             }
+        }
+    }
+
+    /// Path chains placed four at once (`PathLanes`) whatever each lane's values: rotation mixed
+    /// in some lanes and not others (0, negative), translation alone, a lane whose constraint
+    /// does nothing (all four then one by one), other positions and spacings; bit for bit the
+    /// one-by-one solve, on every path constraint of mix-and-match (chain-scale rotation, bone
+    /// lists not in parent order).
+    @Test("Path chains in lanes equal the one-by-one solve, whatever each lane's mixes, position and spacing")
+    func pathChainsInLanes() throws {
+        let data = try ExampleSkeletons.load(
+            "mix-and-match/mix-and-match-pro.skel", atlas: "mix-and-match/mix-and-match.atlas")
+        #expect(data.pathConstraints.count >= 2)
+        func run(_ layout: ColumnLayout) throws -> [[UInt32]] {
+            let world = World(layout: layout, trackCount: 1)
+            var entities: [Entity] = []
+            for n in 0..<16 {
+                let e = try world.spawn(data, skin: "full-skins/girl")
+                try world.setAnimation(e, track: 0, n % 3 == 0 ? "dance" : "walk", loop: true)
+                for k in data.pathConstraints.indices {
+                    var pose = try world.pathConstraint(e, k)
+                    switch (n + k) % 8 {
+                    case 1: pose.mixRotate = 0
+                    case 2: pose.mixRotate = -0.5
+                    case 3: pose.mixRotate = 0.3
+                    case 4: pose.spacing *= 1.7
+                    case 5: pose.position += 0.2
+                    case 6 where n >= 8: (pose.mixRotate, pose.mixX, pose.mixY) = (0, 0, 0)
+                    case 7: (pose.mixX, pose.mixY) = (0.25, 0)
+                    default: break
+                    }
+                    try world.setPathConstraint(e, k, pose)
+                }
+                entities.append(e)
+            }
+            for n in 0..<12 { world.update(n == 5 ? 0.4 : 1 / 60) }
+            return try entities.map { ParallelTraceTests.bits(try world.pose($0)) }
+        }
+        let oneByOne = try run(.instanceMajor)
+        for chunk in [4, 8] {
+            let lanes = try run(ColumnLayout(chunkSize: chunk))
+            for n in oneByOne.indices { #expect(oneByOne[n] == lanes[n], "chunk \(chunk): instance \(n) differs") }
         }
     }
 

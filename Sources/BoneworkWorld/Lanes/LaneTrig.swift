@@ -34,6 +34,26 @@ enum LaneTrig {
         return (p.sin, p.cos, q.sin, q.cos)
     }
 
+    /// `Trig.sinCos` per lane: the same operations as `sinCosPair`'s first pair. Lanes the fast
+    /// path does not cover (|x| ≥ 1e5, NaN) send all four lanes through the scalar function.
+    @inline(__always)
+    static func sinCos(_ x: Floats) -> (sin: Floats, cos: Floats) {
+        guard all(PoseLanes.magnitude(x) .< Floats(repeating: 1.0e5)) else { return scalar(x) }
+        let r = reducedUnturned(widen(x))
+        return turn(narrow(r.sin), narrow(r.cos), r.quadrant)
+    }
+
+    @inline(never)
+    private static func scalar(_ x: Floats) -> (sin: Floats, cos: Floats) {
+        var result = (sin: Floats(), cos: Floats())
+        for lane in 0..<4 {
+            let t = Trig.sinCos(x[lane])
+            result.sin[lane] = t.sin
+            result.cos[lane] = t.cos
+        }
+        return result
+    }
+
     /// `Trig.reducedUnturned` per lane (every lane |d| < 1e5): the reduced angle's sine and
     /// cosine, and k's low bits (in the low 32 bits of each lane's shifted double).
     @inline(__always)

@@ -8,7 +8,8 @@ import BoneworkFormat
 ///
 /// In lanes: `.childBone` steps (bones that inherit their parent's transform normally), roots,
 /// bones inheriting noRotationOrReflection, the common IK cases (`IKLanes.swift`) and
-/// translate-only world transform constraints (`TransformLanes.swift`); IK and
+/// translate-only world transform constraints (`TransformLanes.swift`), the applied poses after
+/// path constraints (`PathLanes.swift`); IK and
 /// transform steps whose mixes are 0 in all lanes are skipped. The other steps (other inherit
 /// modes, other constraints) run lane by lane with the scalar code. Per lane, every float
 /// operation is the scalar one in the same order, so the results are bit-identical to posing
@@ -98,6 +99,9 @@ enum PoseLanes {
         if idle(op, cols, r0) { return }
         if op.kind == .ik && solveIK(cols, rig, r0, r1, r2, r3, constraint: index) { return }
         if op.kind == .transform && solveTransform(cols, rig, r0, r1, r2, r3, constraint: index) { return }
+        if op.kind == .path && solvePath(cols, rig, r0, r1, r2, r3, constraint: index, scratch: pathScratch) {
+            return
+        }
         if op.kind == .bone && rig.boneParent[index] < 0 {
             updateRoot(cols, rig, r0, bone: index)
             return

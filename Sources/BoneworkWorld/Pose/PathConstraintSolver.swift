@@ -1,8 +1,9 @@
 import BoneworkFormat
 import Foundation
 
-// Slightly over 500 lines: the solver's steps (spacing, positions along the curve, bone
-// placement) read one shared scratch layout top to bottom; its tables are in PathTables.swift.
+// The solver's first half (spacing, positions along the curve) is here; placing the bones is in
+// PathConstraintSolver+Place.swift (and for four instances at once in Lanes/PathLanes.swift); its
+// tables and scratch layout are in PathTables.swift.
 
 /// Path constraints: place and rotate a chain of bones along the path attachment shown in the
 /// target slot. Spacing (length, fixed, percent, proportional), position (fixed, percent) and
@@ -42,19 +43,31 @@ enum PathConstraintSolver {
         _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int,
         scratch: UnsafeMutablePointer<Float>
     ) {
+        guard let chain = prepare(cols, rig, r, constraint: k, scratch: scratch) else { return }
+        place(chain, cols, rig, r, constraint: k)
+    }
+
+    /// The first half of a solve: the spaces, the bones' lengths and the positions along the path
+    /// for path constraint `k` of one instance, in `scratch` (`rig.paths.scratchFloats` floats).
+    /// Nil when the constraint leaves the pose as it is (no usable path shown, every mix 0, no
+    /// bones).
+    static func prepare(
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int,
+        scratch: UnsafeMutablePointer<Float>
+    ) -> PathChain? {
         let tables = rig.paths
         let slot = Int(tables.target[k])
         let attachment = Int(cols.attachment[r.slot(slot)])
         guard attachment >= 0, rig.attachmentKindRaw[attachment] == AttachmentKind.path.rawValue,
             tables.pathFlags[attachment] & PathTables.usable != 0
-        else { return }
+        else { return nil }
         let ci = r.path(k)
         let mixRotate = cols.pathMixRotate[ci]
         let mixX = cols.pathMixX[ci]
         let mixY = cols.pathMixY[ci]
-        if mixRotate == 0 && mixX == 0 && mixY == 0 { return }
+        if mixRotate == 0 && mixX == 0 && mixY == 0 { return nil }
         let boneCount = Int(tables.boneCount[k])
-        guard boneCount > 0 else { return }
+        guard boneCount > 0 else { return nil }
         let bones = tables.bones + Int(tables.boneStart[k])
         let rotateMode = tables.modes[k &* 3 &+ 2]
         let spacingMode = tables.modes[k &* 3 &+ 1]
@@ -122,8 +135,6 @@ enum PathConstraintSolver {
         let positions = computeWorldPositions(
             cols, rig, r, constraint: k, slot: slot, attachment: attachment, spacesCount: spacesCount,
             tangents: tangents, scratch: s)
-        var boneX = positions[0]
-        var boneY = positions[1]
         var offsetRotation = tables.offsetRotation[k]
         let tip: Bool
         if offsetRotation == 0 {
@@ -134,63 +145,9 @@ enum PathConstraintSolver {
             offsetRotation *=
                 cols.a[p] * cols.d[p] - cols.b[p] * cols.c[p] > 0 ? SpineMath.degRad : -SpineMath.degRad
         }
-        var p = 3
-        for i in 0..<boneCount {
-            let b = Int(bones[i])
-            let bi = r.bone(b)
-            cols.worldX[bi] += (boneX - cols.worldX[bi]) * mixX
-            cols.worldY[bi] += (boneY - cols.worldY[bi]) * mixY
-            let x = positions[p]
-            let y = positions[p &+ 1]
-            let dx = x - boneX
-            let dy = y - boneY
-            if scale {
-                let length = lengths[i]
-                if length >= epsilon {
-                    let sc = ((dx * dx + dy * dy).squareRoot() / length - 1) * mixRotate + 1
-                    cols.a[bi] *= sc
-                    cols.c[bi] *= sc
-                }
-            }
-            boneX = x
-            boneY = y
-            if mixRotate > 0 {
-                let a = cols.a[bi]
-                let bb = cols.b[bi]
-                let c = cols.c[bi]
-                let d = cols.d[bi]
-                var rr: Float
-                if tangents {
-                    rr = positions[p &- 1]
-                } else if spaces[i &+ 1] < epsilon {
-                    rr = positions[p &+ 2]
-                } else {
-                    rr = ArcTangent.atan2(dy, dx)
-                }
-                rr -= ArcTangent.atan2(c, a)
-                if tip {
-                    let (sine, cosine) = Trig.sinCos(rr)
-                    let length = rig.boneLength[b]
-                    boneX += (length * (cosine * a - sine * c) - dx) * mixRotate
-                    boneY += (length * (sine * a + cosine * c) - dy) * mixRotate
-                } else {
-                    rr += offsetRotation
-                }
-                if rr > SpineMath.pi {
-                    rr -= SpineMath.pi2
-                } else if rr < -SpineMath.pi {
-                    rr += SpineMath.pi2
-                }
-                rr *= mixRotate
-                let (sine, cosine) = Trig.sinCos(rr)
-                cols.a[bi] = cosine * a - sine * c
-                cols.b[bi] = cosine * bb - sine * d
-                cols.c[bi] = sine * a + cosine * c
-                cols.d[bi] = sine * bb + cosine * d
-            }
-            BoneTransform.updateApplied(cols, rig, r, bone: b)
-            p &+= 3
-        }
+        return PathChain(
+            mixRotate: mixRotate, mixX: mixX, mixY: mixY, offsetRotation: offsetRotation, tip: tip,
+            tangents: tangents, scale: scale, spaces: spaces, lengths: lengths, positions: positions)
     }
 
     /// Positions (x, y, rotation) along the path for each space, into `scratch.positions`.

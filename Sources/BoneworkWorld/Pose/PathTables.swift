@@ -73,6 +73,24 @@ struct PathTables {
     }
 }
 
+/// What `PathConstraintSolver.prepare` leaves for placing one instance's chain: its mixes, its
+/// rotation offset (signed by the target bone's reflection, in radians), its modes, and the
+/// spaces, bone lengths and positions along the path in its scratch.
+struct PathChain {
+    var mixRotate: Float
+    var mixX: Float
+    var mixY: Float
+    var offsetRotation: Float
+    /// Chain rotation without an offset: the tip of each bone follows the path.
+    var tip: Bool
+    var tangents: Bool
+    var scale: Bool
+    var spaces: UnsafeMutablePointer<Float>
+    var lengths: UnsafeMutablePointer<Float>
+    /// x, y and tangent angle per space, from index 0.
+    var positions: UnsafeMutablePointer<Float>
+}
+
 /// Working memory of one path solve, carved out of a caller-provided float buffer of
 /// `PathTables.scratchFloats` (one buffer per worker; nothing is allocated per solve).
 struct PathScratch {

@@ -189,7 +189,8 @@ final class PoseScratch: @unchecked Sendable {
             applied.initialize(repeating: 0, count: need * 7)
             fieldFloats = need
         }
-        let pathNeed = max(1, rig.paths.scratchFloats)
+        // One solve's scratch per lane of `PoseLanes` (which prepares four chains, then places them).
+        let pathNeed = max(1, rig.paths.scratchFloats * PoseLanes.width)
         if pathNeed > pathFloats {
             path.deallocate()
             path = .allocate(capacity: pathNeed)
