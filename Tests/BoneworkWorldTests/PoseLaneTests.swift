@@ -198,6 +198,48 @@ struct PoseLaneTests {
         }
     }
 
+    /// Absolute world transform constraints in lanes (`TransformLanes`) whatever each lane's
+    /// mixes: rotation alone, translation alone, both, negative, one axis, scale or shear mixed in
+    /// a lane (all four then one by one), a lane that does nothing; bit for bit the one-by-one
+    /// solve, on every transform constraint of mix-and-match.
+    @Test("Transform constraints in lanes equal the one-by-one solve, whatever each lane's mixes")
+    func transformConstraintsInLanes() throws {
+        let data = try ExampleSkeletons.load(
+            "mix-and-match/mix-and-match-pro.skel", atlas: "mix-and-match/mix-and-match.atlas")
+        #expect(data.transformConstraints.count >= 8)
+        func run(_ layout: ColumnLayout) throws -> [[UInt32]] {
+            let world = World(layout: layout, trackCount: 1)
+            var entities: [Entity] = []
+            for n in 0..<16 {
+                let e = try world.spawn(data, skin: "full-skins/girl")
+                try world.setAnimation(e, track: 0, n % 3 == 0 ? "dance" : "walk", loop: true)
+                for k in data.transformConstraints.indices {
+                    var mix = try world.transformConstraint(e, k)
+                    switch (n + k) % 9 {
+                    case 1: (mix.mixRotate, mix.mixX, mix.mixY) = (0.7, 0, 0)
+                    case 2: (mix.mixRotate, mix.mixX, mix.mixY) = (0, 0.4, 0.6)
+                    case 3: (mix.mixRotate, mix.mixX, mix.mixY) = (-0.5, 0, 1)
+                    case 4: (mix.mixRotate, mix.mixX, mix.mixY) = (1, 1, 1)
+                    case 5 where n >= 8: mix.mixScaleX = 0.5
+                    case 6 where n >= 8: mix.mixShearY = 0.5
+                    case 7 where n >= 12: (mix.mixRotate, mix.mixX, mix.mixY) = (0, 0, 0)
+                    case 8: mix.mixScaleY = -1
+                    default: break
+                    }
+                    try world.setTransformConstraint(e, k, mix)
+                }
+                entities.append(e)
+            }
+            for n in 0..<12 { world.update(n == 5 ? 0.4 : 1 / 60) }
+            return try entities.map { ParallelTraceTests.bits(try world.pose($0)) }
+        }
+        let oneByOne = try run(.instanceMajor)
+        for chunk in [4, 8] {
+            let lanes = try run(ColumnLayout(chunkSize: chunk))
+            for n in oneByOne.indices { #expect(oneByOne[n] == lanes[n], "chunk \(chunk): instance \(n) differs") }
+        }
+    }
+
     @Test("Instances of different skins in one lane group are posed correctly (together when their programs agree)")
     func mixedPlans() throws {
         let data = try ExampleSkeletons.load(

@@ -1,15 +1,15 @@
 import BoneworkFormat
 
 /// Transform constraints in `PoseLanes`: four instances solve one constraint together in its
-/// common translate-only world case; the lanes' results are bit-identical to
+/// common absolute world case without scale or shear; the lanes' results are bit-identical to
 /// `TransformConstraintSolver`'s (`PoseLaneTests` replays every reference trace in lanes).
 extension PoseLanes {
     /// Transform constraint `k` for the four lanes when it is absolute and in world space, every
-    /// lane translates (mixX or mixY not 0) and mixes nothing else, and its bones have parents
-    /// and inherit normally in every lane: each bone's world position moves towards the target's
-    /// offset point, then its applied pose is recomputed from its world transform
-    /// (`updateApplied`), lane by lane the scalar's float operations. Returns false (nothing
-    /// done) otherwise.
+    /// lane rotates (mixRotate not 0) or translates (mixX or mixY not 0) and mixes no scale or
+    /// shear, and its bones have parents and inherit normally in every lane: each bone's world
+    /// basis turns towards the target's, its world position moves towards the target's offset
+    /// point, then its applied pose is recomputed from its world transform (`updateApplied`),
+    /// lane by lane the scalar's float operations. Returns false (nothing done) otherwise.
     @inline(__always)
     static func solveTransform(
         _ cols: PoseColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
@@ -20,11 +20,14 @@ extension PoseLanes {
         let zero = F(repeating: 0)
         let mixX = load(cols.transformMixX + ci)
         let mixY = load(cols.transformMixY + ci)
+        let mixRotate = load(cols.transformMixRotate + ci)
+        let translating = (mixX .!= zero) .| (mixY .!= zero)
+        let rotating = mixRotate .!= zero
+        // The scalar scales and shears only for mixes above 0.
         guard
             all(
-                ((mixX .!= zero) .| (mixY .!= zero)) .& (load(cols.transformMixRotate + ci) .== zero)
-                    .& (load(cols.transformMixScaleX + ci) .== zero) .& (load(cols.transformMixScaleY + ci) .== zero)
-                    .& (load(cols.transformMixShearY + ci) .== zero))
+                (translating .| rotating) .& .!(load(cols.transformMixScaleX + ci) .> zero)
+                    .& .!(load(cols.transformMixScaleY + ci) .> zero) .& .!(load(cols.transformMixShearY + ci) .> zero))
         else { return false }
         let bones = UnsafeBufferPointer(
             start: rig.transformBones + Int(rig.transformBoneStart[k]), count: Int(rig.transformBoneCount[k]))
@@ -45,15 +48,33 @@ extension PoseLanes {
         let tb = load(cols.b + t)
         let tc = load(cols.c + t)
         let td = load(cols.d + t)
+        let anyRotating = any(rotating)
+        let anyStill = !all(translating)
+        // The target's angle and the rotation offset in its handedness, as `TargetFrame`.
+        var targetAngle = zero
+        var offsetRotation = zero
+        if anyRotating {
+            targetAngle = LaneArcTangent.atan2(tc, ta)
+            var degRadReflect = F(repeating: -SpineMath.degRad)
+            degRadReflect.replace(with: F(repeating: SpineMath.degRad), where: ta * td - tb * tc .> zero)
+            offsetRotation = F(repeating: offset[0]) * degRadReflect
+        }
         for bone in bones {
             let b = Int(bone)
             let i = r0.bone(b)
+            if anyRotating { rotate(cols, i, by: targetAngle, offsetRotation, mixRotate, where: rotating) }
             let tx = offsetX * ta + offsetY * tb + load(cols.worldX + t)
             let ty = offsetX * tc + offsetY * td + load(cols.worldY + t)
             let x = load(cols.worldX + i)
             let y = load(cols.worldY + i)
-            store(x + (tx - x) * mixX, cols.worldX + i)
-            store(y + (ty - y) * mixY, cols.worldY + i)
+            var movedX = x + (tx - x) * mixX
+            var movedY = y + (ty - y) * mixY
+            if anyStill {
+                movedX.replace(with: x, where: .!translating)
+                movedY.replace(with: y, where: .!translating)
+            }
+            store(movedX, cols.worldX + i)
+            store(movedY, cols.worldY + i)
             if !updateApplied(cols, r0, bone: b, parent: Int(rig.boneParent[b])) {
                 BoneTransform.updateApplied(cols, rig, r0, bone: b)
                 BoneTransform.updateApplied(cols, rig, r1, bone: b)
@@ -62,6 +83,37 @@ extension PoseLanes {
             }
         }
         return true
+    }
+
+    /// Turns the world basis at lane row `i` towards the target's angle in the lanes of
+    /// `rotating` (`TransformConstraintSolver`'s absolute world rotation).
+    @inline(__always)
+    private static func rotate(
+        _ cols: PoseColumns, _ i: Int, by targetAngle: F, _ offsetRotation: F, _ mix: F, where rotating: SIMDMask<SIMD4<Int32>>
+    ) {
+        let a = load(cols.a + i)
+        let b = load(cols.b + i)
+        let c = load(cols.c + i)
+        let d = load(cols.d + i)
+        var rr = targetAngle - LaneArcTangent.atan2(c, a) + offsetRotation
+        let over = rr .> F(repeating: SpineMath.pi)
+        let under = (rr .< F(repeating: -SpineMath.pi)) .& .!over
+        rr.replace(with: rr - F(repeating: SpineMath.pi2), where: over)
+        rr.replace(with: rr + F(repeating: SpineMath.pi2), where: under)
+        rr *= mix
+        let (sine, cosine) = LaneTrig.sinCos(rr)
+        var na = cosine * a - sine * c
+        var nb = cosine * b - sine * d
+        var nc = sine * a + cosine * c
+        var nd = sine * b + cosine * d
+        na.replace(with: a, where: .!rotating)
+        nb.replace(with: b, where: .!rotating)
+        nc.replace(with: c, where: .!rotating)
+        nd.replace(with: d, where: .!rotating)
+        store(na, cols.a + i)
+        store(nb, cols.b + i)
+        store(nc, cols.c + i)
+        store(nd, cols.d + i)
     }
 
     /// `BoneTransform.updateApplied` for the four lanes of bone `k`, which has a parent and

@@ -90,8 +90,8 @@ enum TransformConstraintSolver {
         let b = cols.b[i]
         let c = cols.c[i]
         let d = cols.d[i]
-        let cosine = SpineMath.cos(rr)
-        let sine = SpineMath.sin(rr)
+        // SpineMath's values (libm in double, rounded; `TrigTests`), as `PoseLanes` computes them.
+        let (sine, cosine) = Trig.sinCos(rr)
         cols.a[i] = cosine * a - sine * c
         cols.b[i] = cosine * b - sine * d
         cols.c[i] = sine * a + cosine * c
