@@ -89,7 +89,8 @@ extension PoseLanes {
     /// `rotating` (`TransformConstraintSolver`'s absolute world rotation).
     @inline(__always)
     private static func rotate(
-        _ cols: PoseColumns, _ i: Int, by targetAngle: F, _ offsetRotation: F, _ mix: F, where rotating: SIMDMask<SIMD4<Int32>>
+        _ cols: PoseColumns, _ i: Int, by targetAngle: F, _ offsetRotation: F, _ mix: F,
+        where rotating: SIMDMask<SIMD4<Int32>>
     ) {
         let a = load(cols.a + i)
         let b = load(cols.b + i)
