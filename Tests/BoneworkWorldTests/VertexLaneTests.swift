@@ -59,6 +59,11 @@ struct VertexLaneTests {
         Workload(
             skeleton: "owl/owl-pro.skel", atlas: "owl/owl.atlas", skins: [nil],
             animations: ["left", "left", "left", "left", "up", "down"], count: 10),
+        // Neighbours playing different animations show different stars (attachments keyed on and
+        // off): lists that differ by draws some rows lack, aligned slot by slot.
+        Workload(
+            skeleton: "celestial-circus/celestial-circus-pro.skel", atlas: "celestial-circus/celestial-circus.atlas",
+            skins: [nil], animations: ["swing", "wind-idle", "wind-idle"], count: 19),
     ]
 
     /// One drawn slot as the renderer saw it: the draw's fields and its vertices' bits.
@@ -171,6 +176,50 @@ struct VertexLaneTests {
             let lanes = try Self.run(layout: layout, blockRows: block)
             #expect(lanes.lanes.allSatisfy { $0 }, "chunk \(layout.chunkSize): the lane path runs")
             Self.expectSame(scalar, lanes, "chunk \(layout.chunkSize), block \(block)")
+        }
+    }
+
+    /// `alignable` and `align` on hand-made lists: rows lacking some slots get placeholders,
+    /// entries keep their offsets and counts; rows out of setup draw order or a missing row are
+    /// refused.
+    @Test("Draw lists that differ by missing draws are aligned slot by slot; others are refused")
+    func listsAlign() throws {
+        func draw(_ row: Int32, _ slot: Int32) -> VertexDraw {
+            VertexDraw(row: row, slot: slot, attachment: slot &* 10, frame: -1, offset: row &* 100 &+ slot, count: 2)
+        }
+        let scratch = VertexScratch()
+        let data = try ExampleSkeletons.load("spineboy/spineboy-pro.skel", atlas: "spineboy/spineboy.atlas")
+        scratch.reserve(CompiledSkeleton(data), rows: 4, listRows: 4)
+        // Rows 4...7: slots {1, 3}, {1, 2, 3}, {3}, {0, 3}; then row 8.
+        var list = [draw(4, 1), draw(4, 3), draw(5, 1), draw(5, 2), draw(5, 3), draw(6, 3), draw(7, 0), draw(7, 3)]
+        list.append(draw(8, 1))
+        try list.withUnsafeMutableBufferPointer { buffer in
+            let p = try #require(buffer.baseAddress)
+            let end = VertexSystem.alignable(p, start: 0, end: buffer.count, lanes: 4, scratch: scratch)
+            #expect(end == 8)
+            let stride = 6
+            let count = VertexSystem.align(p, lanes: 4, stride: stride, into: scratch)
+            #expect(count == 4)
+            let expected: [[Int32?]] = [[nil, 1, nil, 3], [nil, 1, 2, 3], [nil, nil, nil, 3], [0, nil, nil, 3]]
+            for lane in 0..<4 {
+                for j in 0..<count {
+                    let entry = scratch.aligned[lane * stride + j]
+                    #expect(entry.row == Int32(4 + lane) && entry.slot == Int32([0, 1, 2, 3][j]))
+                    if let slot = expected[lane][j] {
+                        #expect(entry == draw(Int32(4 + lane), slot), "lane \(lane) entry \(j)")
+                    } else {
+                        #expect(entry.count == 0 && entry.attachment == -1, "lane \(lane) entry \(j) placeholder")
+                    }
+                }
+            }
+            // Out of setup draw order in one row; a missing row.
+            p[3] = draw(5, 0)
+            #expect(VertexSystem.alignable(p, start: 0, end: buffer.count, lanes: 4, scratch: scratch) == nil)
+            p[3] = draw(5, 2)
+            #expect(VertexSystem.alignable(p, start: 0, end: 5, lanes: 4, scratch: scratch) == nil)
+            // Rows 5...8 from draw 2 form a group of consecutive rows too (the caller picks rows
+            // that are a multiple of the width).
+            #expect(VertexSystem.alignable(p, start: 2, end: buffer.count, lanes: 4, scratch: scratch) == 9)
         }
     }
 

@@ -311,6 +311,13 @@ final class VertexScratch: @unchecked Sendable {
     /// (`SlotSystem.update`): room for every slot.
     private(set) var slotList: UnsafeMutablePointer<Int32>
     private var slotListCapacity = 0
+    /// A lane group's draw lists aligned slot by slot (`VertexSystem.align`): 8 lanes of a
+    /// slot count each.
+    private(set) var aligned: UnsafeMutablePointer<VertexDraw>
+    private var alignedCapacity = 0
+    /// The bounds of a lane group's rows in the draw list (`VertexSystem.alignable`): 8 starts,
+    /// 8 ends.
+    let laneCursors = UnsafeMutablePointer<Int>.allocate(capacity: 16)
     private(set) var vertexCapacity = 0
     private(set) var drawCapacity = 0
     var vertexCount = 0
@@ -323,6 +330,7 @@ final class VertexScratch: @unchecked Sendable {
         vertices = .allocate(capacity: 1)
         draws = .allocate(capacity: 1)
         slotList = .allocate(capacity: 1)
+        aligned = .allocate(capacity: 1)
     }
 
     deinit {
@@ -332,6 +340,8 @@ final class VertexScratch: @unchecked Sendable {
         vertices.deallocate()
         draws.deallocate()
         slotList.deallocate()
+        aligned.deallocate()
+        laneCursors.deallocate()
     }
 
     /// Makes room for the vertices of `rows` instances of `rig` and the draw list of `listRows`.
@@ -363,6 +373,11 @@ final class VertexScratch: @unchecked Sendable {
             slotList.deallocate()
             slotList = .allocate(capacity: rig.slotCount)
             slotListCapacity = rig.slotCount
+        }
+        if rig.slotCount * 8 > alignedCapacity {
+            aligned.deallocate()
+            aligned = .allocate(capacity: rig.slotCount * 8)
+            alignedCapacity = rig.slotCount * 8
         }
         let entries = max(1, max(rows, listRows) * rig.tables.slotCount)
         if entries > drawCapacity {

@@ -7,8 +7,9 @@ import BoneworkFormat
 /// shows the same attachment and image on every lane (a region, or a mesh with deform on no lane
 /// or on all) is computed once for all lanes; weighted meshes without deform that differ between
 /// the lanes once per attachment shown (the lanes showing another write to scratch); the other
-/// draws go lane by lane. Rows that do not form a group of 8 try a group of 4, then the scalar
-/// code.
+/// draws go lane by lane. Rows whose lists differ only by draws some rows lack (in setup draw
+/// order) are aligned slot by slot first (`VertexLanes+Align.swift`). Rows that do not form a
+/// group of 8 try a group of 4, then the scalar code.
 ///
 /// Per lane the float operations are the scalar path's, in its order, so the vertices are bit
 /// for bit the same; each lane's vertices go where the scalar path puts them (rows in order,
@@ -54,6 +55,26 @@ extension VertexSystem {
                     SIMD4<Float>.self, cols, rig, list: list, start: k, count: n, vertices: vertices, used: used,
                     capacity: capacity, scratch: out)
                 k &+= 4 &* n
+                continue
+            }
+            // Rows whose lists differ by draws some of them lack (an attachment shown in some
+            // instances only), each in setup draw order: their lists aligned slot by slot.
+            if eight && row & 7 == 0, let groupEnd = alignable(list, start: k, end: end, lanes: 8, scratch: out) {
+                used = assignOffsets(rig, list: list, draws: k..<groupEnd, used: used, capacity: capacity)
+                let count = align(list, lanes: 8, stride: rig.slotCount, into: out)
+                compute(
+                    SIMD8<Float>.self, cols, rig, list: out.aligned, start: 0, count: count, stride: rig.slotCount,
+                    vertices: vertices, scratch: out)
+                k = groupEnd
+                continue
+            }
+            if row & 3 == 0, let groupEnd = alignable(list, start: k, end: end, lanes: 4, scratch: out) {
+                used = assignOffsets(rig, list: list, draws: k..<groupEnd, used: used, capacity: capacity)
+                let count = align(list, lanes: 4, stride: rig.slotCount, into: out)
+                compute(
+                    SIMD4<Float>.self, cols, rig, list: out.aligned, start: 0, count: count, stride: rig.slotCount,
+                    vertices: vertices, scratch: out)
+                k = groupEnd
                 continue
             }
             let r = cols.rows(row)
@@ -124,10 +145,20 @@ extension VertexSystem {
         _: V.Type, _ cols: VertexColumns, _ rig: RigTables, list: UnsafeMutablePointer<VertexDraw>, start: Int,
         count n: Int, vertices: UnsafeMutablePointer<Float>, used start0: Int, capacity: Int, scratch: VertexScratch
     ) -> Int {
-        let width = V.scalarCount
-        // Offsets and counts, in list order.
+        let used = assignOffsets(
+            rig, list: list, draws: start..<(start &+ V.scalarCount &* n), used: start0, capacity: capacity)
+        compute(V.self, cols, rig, list: list, start: start, count: n, stride: n, vertices: vertices, scratch: scratch)
+        return used
+    }
+
+    /// Every draw's offset and count in `draws` of `list`, in list order, as the scalar path
+    /// sets them, the first at `start0`; returns the floats used.
+    @inline(__always)
+    static func assignOffsets(
+        _ rig: RigTables, list: UnsafeMutablePointer<VertexDraw>, draws: Range<Int>, used start0: Int, capacity: Int
+    ) -> Int {
         var used = start0
-        for k in start..<(start &+ width &* n) {
+        for k in draws {
             let draw = list[k]
             let s = Int(draw.slot)
             let room = Int(rig.slotVertexOffset[s &+ 1] &- rig.slotVertexOffset[s])
@@ -140,6 +171,18 @@ extension VertexSystem {
             list[k].count = Int32(truncatingIfNeeded: written)
             used &+= written
         }
+        return used
+    }
+
+    /// The vertices of `n` draws per lane of `list` (offsets and counts set): lane L's draw j at
+    /// `start + L * stride + j`, every lane's draw j of the same slot (or a placeholder of count 0
+    /// for a lane that draws nothing there, `alignLists`). In lanes where the lanes' draws show
+    /// the same thing, else as `group` describes.
+    static func compute<V: LaneVector>(
+        _: V.Type, _ cols: VertexColumns, _ rig: RigTables, list: UnsafeMutablePointer<VertexDraw>, start: Int,
+        count n: Int, stride: Int, vertices: UnsafeMutablePointer<Float>, scratch: VertexScratch
+    ) {
+        let width = V.scalarCount
         let row0 = Int(list[start].row)
         let rows0 = cols.rows(row0)
         let lanes = LaneBones(cols, rows0)
@@ -153,12 +196,12 @@ extension VertexSystem {
             let d0 = list[k0]
             let attachment = Int(d0.attachment)
             var same = d0.count > 0
-            // One pointer stepping `n` draws per lane: indexing with `lane * n` kept an offset per
+            // One pointer stepping `stride` draws per lane: indexing with `lane * n` kept an offset per
             // lane live across the whole draw loop, and the spills cost 74 instructions per spineboy
             // skeleton-frame (`Benchmarks/callgrind.sh`).
             var other = list + k0
             for _ in 1..<width where same {
-                other += n
+                other += stride
                 let d = other.pointee
                 same = d.attachment == d0.attachment && d.frame == d0.frame && d.count == d0.count
             }
@@ -183,7 +226,7 @@ extension VertexSystem {
                 }
             }
             if same {
-                let out = LaneOut(lanes: width) { vertices + Int(list[k0 &+ $0 &* n].offset) }
+                let out = LaneOut(lanes: width) { vertices + Int(list[k0 &+ $0 &* stride].offset) }
                 let s = Int(d0.slot)
                 if kind == .region {
                     regionLanes(
@@ -214,7 +257,7 @@ extension VertexSystem {
             // lanes, the lanes showing another one writing to `discard`.
             var allWeighted = true
             for lane in 0..<width where allWeighted {
-                allWeighted = weightedWithoutDeform(cols, rig, list, k0 &+ lane &* n, cols.rows(row0 &+ lane))
+                allWeighted = weightedWithoutDeform(cols, rig, list, k0 &+ lane &* stride, cols.rows(row0 &+ lane))
             }
             if allWeighted {
                 if !tableFilled {
@@ -222,12 +265,12 @@ extension VertexSystem {
                     tableFilled = true
                 }
                 for lane in 0..<width {
-                    let shown = list[k0 &+ lane &* n].attachment
+                    let shown = list[k0 &+ lane &* stride].attachment
                     var first = true
-                    for earlier in 0..<lane where list[k0 &+ earlier &* n].attachment == shown { first = false }
+                    for earlier in 0..<lane where list[k0 &+ earlier &* stride].attachment == shown { first = false }
                     guard first else { continue }
                     let out = LaneOut(lanes: width) {
-                        let d = list[k0 &+ $0 &* n]
+                        let d = list[k0 &+ $0 &* stride]
                         return d.attachment == shown ? vertices + Int(d.offset) : discard
                     }
                     skinLanes(V.self, rig, attachment: Int(shown), UnsafeRawPointer(table), deform: nil, out)
@@ -236,7 +279,7 @@ extension VertexSystem {
             }
             // Lane by lane: weighted meshes from the lanes' bone records, others as the scalar path.
             for lane in 0..<width {
-                let k = k0 &+ lane &* n
+                let k = k0 &+ lane &* stride
                 let draw = list[k]
                 guard draw.count > 0 else { continue }
                 let r = cols.rows(row0 &+ lane)
@@ -261,7 +304,6 @@ extension VertexSystem {
                     capacity: room)
             }
         }
-        return used
     }
 
     /// Whether draw `k` (of the row at `r`) is a weighted mesh without deform that gets its

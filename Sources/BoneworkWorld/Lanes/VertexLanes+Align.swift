@@ -1,0 +1,70 @@
+import BoneworkFormat
+
+/// Lane groups whose draw lists differ: instances playing different animations show different
+/// attachments in a few slots (an effect, a blink), so their lists have the same slots but for
+/// some draws only some rows have. When every row's list is in setup draw order (increasing
+/// slots), the lists are aligned slot by slot: lane L's j-th entry is its draw of the j-th slot
+/// any lane draws, or a placeholder of count 0 where it draws nothing. `compute` then takes the
+/// slots every lane draws alike in lanes and the rest lane by lane, as for agreeing lists.
+extension VertexSystem {
+    /// Whether the `lanes` rows from `list[start].row` (a multiple of `lanes`) can be aligned:
+    /// each has draws, the rows are consecutive from `start` within `end`, and each row's slots
+    /// increase. Returns the end of their draws, with each row's draws' bounds in
+    /// `scratch.laneCursors` (starts, then ends from index 8); nil otherwise.
+    @inline(__always)
+    static func alignable(
+        _ list: UnsafeMutablePointer<VertexDraw>, start: Int, end: Int, lanes: Int, scratch: VertexScratch
+    ) -> Int? {
+        let row = list[start].row
+        let bounds = scratch.laneCursors
+        var k = start
+        for lane in 0..<lanes {
+            let laneRow = row &+ Int32(lane)
+            guard k < end && list[k].row == laneRow else { return nil }
+            bounds[lane] = k
+            var previous: Int32 = -1
+            while k < end && list[k].row == laneRow {
+                let slot = list[k].slot
+                guard slot > previous else { return nil }
+                previous = slot
+                k &+= 1
+            }
+            bounds[8 &+ lane] = k
+        }
+        return k
+    }
+
+    /// Copies the rows' draws (offsets and counts set) found by `alignable` into
+    /// `scratch.aligned`, lane L's entries from `L * stride`: entry j of every lane is of the
+    /// j-th slot drawn by any lane (a placeholder of count 0 and no attachment for a lane that
+    /// does not draw it). Returns the entries per lane (at most `stride`, the slot count).
+    @inline(__always)
+    static func align(_ list: UnsafeMutablePointer<VertexDraw>, lanes: Int, stride: Int, into scratch: VertexScratch)
+        -> Int
+    {
+        let cursor = scratch.laneCursors
+        let aligned = scratch.aligned
+        let row = list[cursor[0]].row
+        var count = 0
+        while true {
+            var slot = Int32.max
+            for lane in 0..<lanes where cursor[lane] < cursor[8 &+ lane] {
+                slot = min(slot, list[cursor[lane]].slot)
+            }
+            if slot == .max { break }
+            for lane in 0..<lanes {
+                let entry = aligned + (lane &* stride &+ count)
+                let k = cursor[lane]
+                if k < cursor[8 &+ lane] && list[k].slot == slot {
+                    entry.pointee = list[k]
+                    cursor[lane] = k &+ 1
+                } else {
+                    entry.pointee = VertexDraw(
+                        row: row &+ Int32(lane), slot: slot, attachment: -1, frame: -1, offset: 0, count: 0)
+                }
+            }
+            count &+= 1
+        }
+        return count
+    }
+}
