@@ -41,7 +41,8 @@ struct PhysicsTables {
                 data.physicsConstraints.flatMap { [$0.x, $0.y, $0.rotate, $0.scaleX, $0.shearX, $0.limit, $0.step] }),
             referenceScale: data.referenceScale,
             setupDecay: buffers.freeze(
-                data.physicsConstraints.flatMap { [$0.damping, PhysicsConstraintSolver.pow($0.damping, 60 * $0.step)] }))
+                data.physicsConstraints.flatMap { [$0.damping, PhysicsConstraintSolver.pow($0.damping, 60 * $0.step)] })
+        )
     }
 }
 
