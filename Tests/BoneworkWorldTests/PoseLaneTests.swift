@@ -240,6 +240,52 @@ struct PoseLaneTests {
         }
     }
 
+    /// Physics simulations in lanes (`PhysicsLanes`) whatever each lane's state: instances
+    /// spawned on different frames (other carried time, so other step counts), a physics push on
+    /// some, other parameters (a damping other than the setup one, so `pow`), a lane that mixes
+    /// nothing (all four then one by one), frames of 0, tiny and long steps; bit for bit the
+    /// one-by-one solve, on every physics constraint of celestial-circus.
+    @Test("Physics in lanes equals the one-by-one solve, whatever each lane's steps and parameters")
+    func physicsInLanes() throws {
+        let data = try ExampleSkeletons.load(
+            "celestial-circus/celestial-circus-pro.skel", atlas: "celestial-circus/celestial-circus.atlas")
+        #expect(data.physicsConstraints.count >= 4)
+        func run(_ layout: ColumnLayout) throws -> [[UInt32]] {
+            let world = World(layout: layout, trackCount: 1)
+            var entities: [Entity] = []
+            let deltas: [Float] = [1 / 60, 1 / 60, 0, 1 / 240, 0.05, 1 / 60, 0.4, 1 / 30, 1 / 60, 0.001]
+            for (frame, delta) in deltas.enumerated() {
+                // Two spawns per frame for the first frames: lanes with other carried time.
+                for n in 0..<(frame < 8 ? 2 : 0) {
+                    let e = try world.spawn(data)
+                    try world.setAnimation(e, track: 0, (frame + n) % 3 == 0 ? "swing" : "wind-idle", loop: true)
+                    let index = entities.count
+                    for k in data.physicsConstraints.indices {
+                        var p = try world.physicsConstraint(e, k)
+                        switch (index + k) % 7 {
+                        case 1: p.damping = 0.5
+                        case 2: p.inertia *= 0.5
+                        case 3: p.wind = 3
+                        case 4 where index >= 8: p.mix = 0
+                        case 5: (p.strength, p.gravity) = (p.strength * 2, -2)
+                        default: break
+                        }
+                        try world.setPhysicsConstraint(e, k, p)
+                    }
+                    entities.append(e)
+                }
+                if frame == 4 { try world.physicsTranslate(entities[3], x: 40, y: -10) }
+                world.update(delta)
+            }
+            return try entities.map { ParallelTraceTests.bits(try world.pose($0)) }
+        }
+        let oneByOne = try run(.instanceMajor)
+        for chunk in [4, 8] {
+            let lanes = try run(ColumnLayout(chunkSize: chunk))
+            for n in oneByOne.indices { #expect(oneByOne[n] == lanes[n], "chunk \(chunk): instance \(n) differs") }
+        }
+    }
+
     @Test("Instances of different skins in one lane group are posed correctly (together when their programs agree)")
     func mixedPlans() throws {
         let data = try ExampleSkeletons.load(

@@ -7,10 +7,10 @@ import BoneworkFormat
 /// child steps for 8 instances at once and the other steps for each half of 4.
 ///
 /// In lanes: `.childBone` steps (bones that inherit their parent's transform normally), roots,
-/// bones inheriting noRotationOrReflection, the common IK cases (`IKLanes.swift`) and
-/// translate-only world transform constraints (`TransformLanes.swift`), the applied poses after
-/// path constraints (`PathLanes.swift`); IK and
-/// transform steps whose mixes are 0 in all lanes are skipped. The other steps (other inherit
+/// bones inheriting noRotationOrReflection, the common IK cases (`IKLanes.swift`), absolute
+/// world transform constraints without scale or shear (`TransformLanes.swift`), path chains once
+/// each lane has walked its path (`PathLanes.swift`) and physics simulations
+/// (`PhysicsLanes.swift`); IK and transform steps whose mixes are 0 in all lanes are skipped. The other steps (other inherit
 /// modes, other constraints) run lane by lane with the scalar code. Per lane, every float
 /// operation is the scalar one in the same order, so the results are bit-identical to posing
 /// the four instances one by one (`PoseLaneTests`).
@@ -100,6 +100,9 @@ enum PoseLanes {
         if op.kind == .ik && solveIK(cols, rig, r0, r1, r2, r3, constraint: index) { return }
         if op.kind == .transform && solveTransform(cols, rig, r0, r1, r2, r3, constraint: index) { return }
         if op.kind == .path && solvePath(cols, rig, r0, r1, r2, r3, constraint: index, scratch: pathScratch) {
+            return
+        }
+        if op.kind == .physics && solvePhysics(cols, rig, r0, r1, r2, r3, constraint: index, physics: physics) {
             return
         }
         if op.kind == .bone && rig.boneParent[index] < 0 {
