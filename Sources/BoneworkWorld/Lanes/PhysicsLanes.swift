@@ -181,7 +181,8 @@ extension PoseLanes {
                 while any(active) {
                     a.replace(with: a - step, where: active)
                     if scaleX {
-                        scaleVelocity.replace(with: scaleVelocity + (w * c - g * sn - scaleOffset * e) * m, where: active)
+                        scaleVelocity.replace(
+                            with: scaleVelocity + (w * c - g * sn - scaleOffset * e) * m, where: active)
                         scaleOffset.replace(with: scaleOffset + scaleVelocity * step, where: active)
                         scaleVelocity.replace(with: scaleVelocity * d, where: active)
                     }
