@@ -118,6 +118,13 @@ struct PoseLaneTests {
                 fallbacks += 1
             }
             if n % 1000 == 2 { x[(n / 1000) % 4] = specials[(n / 1000) % 4] }
+            // Zeros in some lanes, the others regular (taken in lanes): every sign of each.
+            if n % 10 == 3 {
+                let zeros: [Float] = [0, -0.0]
+                y[n % 4] = zeros[(n / 10) % 2]
+                if (n / 20) % 3 == 0 { x[n % 4] = zeros[(n / 60) % 2] }
+                if (n / 20) % 3 == 1 { x[(n + 1) % 4] = zeros[(n / 60) % 2] }
+            }
             let t = LaneArcTangent.atan2(y, x)
             let degrees = LaneArcTangent.atan2Deg(y, x)
             for lane in 0..<4 {

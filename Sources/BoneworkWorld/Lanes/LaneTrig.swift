@@ -155,7 +155,38 @@ enum LaneArcTangent {
         let limit = SIMD4<UInt32>(repeating: 0x7f7f_ffff)
         let mx = unsafeBitCast(x, to: SIMD4<UInt32>.self) & magnitude
         let my = unsafeBitCast(y, to: SIMD4<UInt32>.self) & magnitude
-        guard all(((mx &- 1) .< limit) .& ((my &- 1) .< limit)) else { return scalar(y, x) }
+        if all(((mx &- 1) .< limit) .& ((my &- 1) .< limit)) { return regular(y, x) }
+        // Zeros (a bone along an axis, common) in lanes; infinities and NaN one by one.
+        guard all((mx .<= limit) .& (my .<= limit)) else { return scalar(y, x) }
+        return withZeros(y, x, yZero: my .== 0, xZero: mx .== 0)
+    }
+
+    /// atan2 where some lanes have a zero argument and the rest are finite: libm's values
+    /// rounded to float, as `ArcTangent.atan2` falls back to. atan2(±0, x) is ±0 when x's sign
+    /// bit is clear and ±π when set; atan2(y, ±0) for y not 0 is ±π/2 (both rounded to float).
+    @inline(never)
+    private static func withZeros(
+        _ y: Floats, _ x: Floats, yZero: SIMDMask<SIMD4<Int32>>, xZero: SIMDMask<SIMD4<Int32>>
+    ) -> Floats {
+        let zero = yZero .| xZero
+        var safeY = y
+        var safeX = x
+        safeY.replace(with: 1, where: zero)
+        safeX.replace(with: 1, where: zero)
+        var v = regular(safeY, safeX)
+        let sign = unsafeBitCast(y, to: SIMD4<UInt32>.self) & 0x8000_0000
+        let pi = SIMD4<UInt32>(repeating: Float(Double.pi).bitPattern) | sign
+        let halfPi = SIMD4<UInt32>(repeating: Float(Double.pi / 2).bitPattern) | sign
+        let xNegative = (unsafeBitCast(x, to: SIMD4<UInt32>.self) & 0x8000_0000) .!= 0
+        v.replace(with: unsafeBitCast(halfPi, to: Floats.self), where: xZero .& .!yZero)
+        v.replace(with: y, where: yZero .& .!xNegative)
+        v.replace(with: unsafeBitCast(pi, to: Floats.self), where: yZero .& xNegative)
+        return v
+    }
+
+    /// atan2 for lanes whose arguments are all finite and nonzero.
+    @inline(__always)
+    private static func regular(_ y: Floats, _ x: Floats) -> Floats {
         let dy = LaneTrig.widen(y)
         let dx = LaneTrig.widen(x)
         let q = dy / dx
