@@ -118,17 +118,7 @@ extension PoseLanes {
                 store(nc, cols.c + i)
                 store(nd, cols.d + i)
             }
-            let parent = Int(rig.boneParent[b])
-            let normal = Inherit.normal.rawValue
-            if parent < 0 || cols.inheritMode(rig, r0, bone: b) != normal
-                || cols.inheritMode(rig, rows.1, bone: b) != normal || cols.inheritMode(rig, rows.2, bone: b) != normal
-                || cols.inheritMode(rig, rows.3, bone: b) != normal || !updateApplied(cols, r0, bone: b, parent: parent)
-            {
-                BoneTransform.updateApplied(cols, rig, r0, bone: b)
-                BoneTransform.updateApplied(cols, rig, rows.1, bone: b)
-                BoneTransform.updateApplied(cols, rig, rows.2, bone: b)
-                BoneTransform.updateApplied(cols, rig, rows.3, bone: b)
-            }
+            updateAppliedAnyInherit(cols, rig, r0, rows.1, rows.2, rows.3, bone: b)
             p &+= 3
         }
     }

@@ -24,20 +24,7 @@ extension PoseLanes {
             all(UnsafeRawPointer(cols.physicsReset + i).loadUnaligned(as: SIMD4<Int32>.self) .== SIMD4(repeating: 0))
         else { return false }
         simulate(cols, rig, r0, state, constraint: k, mix: mix)
-        let boneIndex = Int(rig.physicsBone[k])
-        let parent = Int(rig.boneParent[boneIndex])
-        let normal = Inherit.normal.rawValue
-        if parent < 0 || cols.inheritMode(rig, r0, bone: boneIndex) != normal
-            || cols.inheritMode(rig, r1, bone: boneIndex) != normal
-            || cols.inheritMode(rig, r2, bone: boneIndex) != normal
-            || cols.inheritMode(rig, r3, bone: boneIndex) != normal
-            || !updateApplied(cols, r0, bone: boneIndex, parent: parent)
-        {
-            BoneTransform.updateApplied(cols, rig, r0, bone: boneIndex)
-            BoneTransform.updateApplied(cols, rig, r1, bone: boneIndex)
-            BoneTransform.updateApplied(cols, rig, r2, bone: boneIndex)
-            BoneTransform.updateApplied(cols, rig, r3, bone: boneIndex)
-        }
+        updateAppliedAnyInherit(cols, rig, r0, r1, r2, r3, bone: Int(rig.physicsBone[k]))
         return true
     }
 

@@ -117,6 +117,27 @@ extension PoseLanes {
         store(nd, cols.d + i)
     }
 
+    /// Bone `k`'s applied pose recomputed from its world transform in the four lanes: in lanes
+    /// when it has a parent and inherits normally in every lane (`updateApplied`), else lane by
+    /// lane with the scalar code. What path chains and physics run after moving a bone.
+    @inline(__always)
+    static func updateAppliedAnyInherit(
+        _ cols: PoseColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
+        _ r3: InstanceRows, bone k: Int
+    ) {
+        let parent = Int(rig.boneParent[k])
+        let normal = Inherit.normal.rawValue
+        if parent < 0 || cols.inheritMode(rig, r0, bone: k) != normal || cols.inheritMode(rig, r1, bone: k) != normal
+            || cols.inheritMode(rig, r2, bone: k) != normal || cols.inheritMode(rig, r3, bone: k) != normal
+            || !updateApplied(cols, r0, bone: k, parent: parent)
+        {
+            BoneTransform.updateApplied(cols, rig, r0, bone: k)
+            BoneTransform.updateApplied(cols, rig, r1, bone: k)
+            BoneTransform.updateApplied(cols, rig, r2, bone: k)
+            BoneTransform.updateApplied(cols, rig, r3, bone: k)
+        }
+    }
+
     /// `BoneTransform.updateApplied` for the four lanes of bone `k`, which has a parent and
     /// inherits normally, when its world scale x is above 0.0001 in every lane. Returns false
     /// (nothing done) otherwise.
