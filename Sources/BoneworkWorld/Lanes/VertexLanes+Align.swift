@@ -1,8 +1,9 @@
 import BoneworkFormat
 
-/// Lane groups whose draw lists differ: instances playing different animations show different
-/// attachments in a few slots (an effect, a blink), so their lists have the same slots but for
-/// some draws only some rows have. When every row's list is in setup draw order (increasing
+/// Where a lane group's vertices go (`assignOffsets`, `expectedCount`: the scalar path's
+/// offsets and counts), and lane groups whose draw lists differ: instances playing different
+/// animations show different attachments in a few slots (an effect, a blink), so their lists
+/// have the same slots but for some draws only some rows have. When every row's list is in setup draw order (increasing
 /// slots), the lists are aligned slot by slot: lane L's j-th entry is its draw of the j-th slot
 /// any lane draws, or a placeholder of count 0 where it draws nothing. `compute` then takes the
 /// slots every lane draws alike in lanes and the rest lane by lane, as for agreeing lists.
@@ -66,5 +67,39 @@ extension VertexSystem {
             count &+= 1
         }
         return count
+    }
+
+    /// The floats the scalar path writes for a draw of `attachment` showing `frame` given `room`
+    /// floats (`compute`'s result): a region 8 when it has an image, shows one and has room; a
+    /// mesh its world length when there is room; anything else 0.
+    @inline(__always)
+    static func expectedCount(_ rig: RigTables, attachment: Int, frame: Int32, room: Int) -> Int {
+        guard attachment >= 0 else { return 0 }
+        let drawn = Int(rig.attachmentDrawnFloats[attachment])
+        let floats = drawn >= 0 ? drawn : (frame >= 0 ? -drawn : 0)
+        return floats <= room ? floats : 0
+    }
+
+    /// Every draw's offset and count in `draws` of `list`, in list order, as the scalar path
+    /// sets them, the first at `start0`; returns the floats used.
+    @inline(__always)
+    static func assignOffsets(
+        _ rig: RigTables, list: UnsafeMutablePointer<VertexDraw>, draws: Range<Int>, used start0: Int, capacity: Int
+    ) -> Int {
+        var used = start0
+        for k in draws {
+            let draw = list[k]
+            let s = Int(draw.slot)
+            let room = Int(rig.slotVertexOffset[s &+ 1] &- rig.slotVertexOffset[s])
+            guard used &+ room <= capacity else {
+                list[k].count = 0
+                continue
+            }
+            let written = expectedCount(rig, attachment: Int(draw.attachment), frame: draw.frame, room: room)
+            list[k].offset = Int32(truncatingIfNeeded: used)
+            list[k].count = Int32(truncatingIfNeeded: written)
+            used &+= written
+        }
+        return used
     }
 }

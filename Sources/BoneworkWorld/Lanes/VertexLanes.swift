@@ -127,17 +127,6 @@ extension VertexSystem {
         return true
     }
 
-    /// The floats the scalar path writes for a draw of `attachment` showing `frame` given `room`
-    /// floats (`compute`'s result): a region 8 when it has an image, shows one and has room; a
-    /// mesh its world length when there is room; anything else 0.
-    @inline(__always)
-    static func expectedCount(_ rig: RigTables, attachment: Int, frame: Int32, room: Int) -> Int {
-        guard attachment >= 0 else { return 0 }
-        let drawn = Int(rig.attachmentDrawnFloats[attachment])
-        let floats = drawn >= 0 ? drawn : (frame >= 0 ? -drawn : 0)
-        return floats <= room ? floats : 0
-    }
-
     /// One group of `V.scalarCount` rows whose lists agree (`listsAgree`), `n` draws each from
     /// `start`: sets every draw's offset and count as the scalar path would, then computes the
     /// vertices, in lanes where the lanes' draws show the same thing. Returns the floats used.
@@ -148,29 +137,6 @@ extension VertexSystem {
         let used = assignOffsets(
             rig, list: list, draws: start..<(start &+ V.scalarCount &* n), used: start0, capacity: capacity)
         compute(V.self, cols, rig, list: list, start: start, count: n, stride: n, vertices: vertices, scratch: scratch)
-        return used
-    }
-
-    /// Every draw's offset and count in `draws` of `list`, in list order, as the scalar path
-    /// sets them, the first at `start0`; returns the floats used.
-    @inline(__always)
-    static func assignOffsets(
-        _ rig: RigTables, list: UnsafeMutablePointer<VertexDraw>, draws: Range<Int>, used start0: Int, capacity: Int
-    ) -> Int {
-        var used = start0
-        for k in draws {
-            let draw = list[k]
-            let s = Int(draw.slot)
-            let room = Int(rig.slotVertexOffset[s &+ 1] &- rig.slotVertexOffset[s])
-            guard used &+ room <= capacity else {
-                list[k].count = 0
-                continue
-            }
-            let written = expectedCount(rig, attachment: Int(draw.attachment), frame: draw.frame, room: room)
-            list[k].offset = Int32(truncatingIfNeeded: used)
-            list[k].count = Int32(truncatingIfNeeded: written)
-            used &+= written
-        }
         return used
     }
 
