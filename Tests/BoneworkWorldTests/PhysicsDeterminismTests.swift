@@ -50,17 +50,20 @@ struct PhysicsDeterminismTests {
     /// over `workers` concurrent workers; odd workers (or all, when `reversed`) take their chunks
     /// in reverse order.
     /// Each chunk has its own animation state workspace and vertex scratch, so workers share
-    /// nothing they write.
+    /// nothing they write. `rig` replaces the batch's tables when given (tests that change one
+    /// table and compare).
     final class ChunkedRunner {
         let batch: Batch
+        let rig: RigTables
         let workers: Int
         let chunkSize: Int
         let reversed: Bool
         let chunkCount: Int
         let scratch: [VertexScratch]
 
-        init(batch: Batch, workers: Int, chunkSize: Int = 64, reversed: Bool = false) {
+        init(batch: Batch, workers: Int, chunkSize: Int = 64, reversed: Bool = false, rig: RigTables? = nil) {
             self.batch = batch
+            self.rig = rig ?? batch.rig.tables
             self.workers = workers
             self.chunkSize = chunkSize
             self.reversed = reversed
@@ -87,7 +90,7 @@ struct PhysicsDeterminismTests {
             batch.clearEvents()
             let store = batch.animationStates
             let shared = Shared(
-                cols: batch.columns(), rig: batch.rig.tables, kernel: store.kernel, store: store, scratch: scratch)
+                cols: batch.columns(), rig: rig, kernel: store.kernel, store: store, scratch: scratch)
             let count = batch.count
             let chunkSize = self.chunkSize
             let chunkCount = self.chunkCount

@@ -9,11 +9,12 @@ import BoneworkFormat
 /// `PathConstraintSolver.solve` (`PoseLaneTests` replays every reference trace in lanes).
 extension PoseLanes {
     /// Path constraint `k` for the four lanes when it moves bones in all of them and `scratch`
-    /// (four solves' floats, `PoseScratch`) is given. Returns false (nothing done) otherwise.
+    /// (four solves' floats, `PoseScratch`) is given; the bones' applied poses are recomputed
+    /// when `recomputesApplied`. Returns false (nothing done) otherwise.
     @inline(__always)
     static func solvePath(
         _ cols: PoseColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
-        _ r3: InstanceRows, constraint k: Int, scratch: UnsafeMutablePointer<Float>?
+        _ r3: InstanceRows, constraint k: Int, scratch: UnsafeMutablePointer<Float>?, recomputesApplied: Bool
     ) -> Bool {
         guard let scratch else { return false }
         let floats = rig.paths.scratchFloats
@@ -25,16 +26,19 @@ extension PoseLanes {
             let c2 = Solver.prepare(cols, rig, r2, constraint: k, scratch: scratch + 2 &* floats),
             let c3 = Solver.prepare(cols, rig, r3, constraint: k, scratch: scratch + 3 &* floats)
         else { return false }
-        place(PathChains(c0, c1, c2, c3), cols, rig, (r0, r1, r2, r3), constraint: k)
+        place(
+            PathChains(c0, c1, c2, c3), cols, rig, (r0, r1, r2, r3), constraint: k, recomputesApplied: recomputesApplied
+        )
         return true
     }
 
     /// `PathConstraintSolver.place` for four lanes: each bone is moved, scaled and rotated in
-    /// all lanes, then its applied pose is recomputed (in lanes when it has a parent and
-    /// inherits normally in every lane, else lane by lane), before the next bone.
+    /// all lanes, then (when `recomputesApplied`) its applied pose is recomputed (in lanes when
+    /// it has a parent and inherits normally in every lane, else lane by lane), before the next
+    /// bone.
     private static func place(
         _ chains: PathChains, _ cols: PoseColumns, _ rig: RigTables,
-        _ rows: (InstanceRows, InstanceRows, InstanceRows, InstanceRows), constraint k: Int
+        _ rows: (InstanceRows, InstanceRows, InstanceRows, InstanceRows), constraint k: Int, recomputesApplied: Bool
     ) {
         let tables = rig.paths
         let bones = tables.bones + Int(tables.boneStart[k])
@@ -118,7 +122,7 @@ extension PoseLanes {
                 store(nc, cols.c + i)
                 store(nd, cols.d + i)
             }
-            updateAppliedAnyInherit(cols, rig, r0, rows.1, rows.2, rows.3, bone: b)
+            if recomputesApplied { updateAppliedAnyInherit(cols, rig, r0, rows.1, rows.2, rows.3, bone: b) }
             p &+= 3
         }
     }

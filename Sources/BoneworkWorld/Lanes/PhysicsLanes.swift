@@ -9,11 +9,12 @@ import BoneworkFormat
 /// values differ).
 extension PoseLanes {
     /// Physics constraint `k` for the four lanes in an `.update` pass when every lane mixes it
-    /// (mix not 0) and none restarts this update. Returns false (nothing done) otherwise.
+    /// (mix not 0) and none restarts this update; the bone's applied pose is recomputed when
+    /// `recomputesApplied`. Returns false (nothing done) otherwise.
     @inline(__always)
     static func solvePhysics(
         _ cols: PoseColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
-        _ r3: InstanceRows, constraint k: Int, physics: Physics
+        _ r3: InstanceRows, constraint k: Int, physics: Physics, recomputesApplied: Bool
     ) -> Bool {
         guard physics == .update else { return false }
         let i = r0.physics(k)
@@ -24,7 +25,7 @@ extension PoseLanes {
             all(UnsafeRawPointer(cols.physicsReset + i).loadUnaligned(as: SIMD4<Int32>.self) .== SIMD4(repeating: 0))
         else { return false }
         simulate(cols, rig, r0, state, constraint: k, mix: mix)
-        updateAppliedAnyInherit(cols, rig, r0, r1, r2, r3, bone: Int(rig.physicsBone[k]))
+        if recomputesApplied { updateAppliedAnyInherit(cols, rig, r0, r1, r2, r3, bone: Int(rig.physicsBone[k])) }
         return true
     }
 

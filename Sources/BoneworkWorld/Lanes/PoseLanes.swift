@@ -98,11 +98,21 @@ enum PoseLanes {
         let index = Int(op.index)
         if idle(op, cols, r0) { return }
         if op.kind == .ik && solveIK(cols, rig, r0, r1, r2, r3, constraint: index) { return }
-        if op.kind == .transform && solveTransform(cols, rig, r0, r1, r2, r3, constraint: index) { return }
-        if op.kind == .path && solvePath(cols, rig, r0, r1, r2, r3, constraint: index, scratch: pathScratch) {
+        let applied = op.recomputesApplied
+        if op.kind == .transform
+            && solveTransform(cols, rig, r0, r1, r2, r3, constraint: index, recomputesApplied: applied)
+        {
             return
         }
-        if op.kind == .physics && solvePhysics(cols, rig, r0, r1, r2, r3, constraint: index, physics: physics) {
+        if op.kind == .path
+            && solvePath(
+                cols, rig, r0, r1, r2, r3, constraint: index, scratch: pathScratch, recomputesApplied: applied)
+        {
+            return
+        }
+        if op.kind == .physics
+            && solvePhysics(cols, rig, r0, r1, r2, r3, constraint: index, physics: physics, recomputesApplied: applied)
+        {
             return
         }
         if op.kind == .bone && rig.boneParent[index] < 0 {

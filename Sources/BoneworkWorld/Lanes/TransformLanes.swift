@@ -8,12 +8,13 @@ extension PoseLanes {
     /// lane rotates (mixRotate not 0) or translates (mixX or mixY not 0) and mixes no scale or
     /// shear, and its bones have parents and inherit normally in every lane: each bone's world
     /// basis turns towards the target's, its world position moves towards the target's offset
-    /// point, then its applied pose is recomputed from its world transform (`updateApplied`),
-    /// lane by lane the scalar's float operations. Returns false (nothing done) otherwise.
+    /// point, then (when `recomputesApplied`) its applied pose is recomputed from its world
+    /// transform (`updateApplied`), lane by lane the scalar's float operations. Returns false
+    /// (nothing done) otherwise.
     @inline(__always)
     static func solveTransform(
         _ cols: PoseColumns, _ rig: RigTables, _ r0: InstanceRows, _ r1: InstanceRows, _ r2: InstanceRows,
-        _ r3: InstanceRows, constraint k: Int
+        _ r3: InstanceRows, constraint k: Int, recomputesApplied: Bool
     ) -> Bool {
         guard rig.transformLocal[k] == 0 && rig.transformRelative[k] == 0 else { return false }
         let ci = r0.transform(k)
@@ -75,7 +76,7 @@ extension PoseLanes {
             }
             store(movedX, cols.worldX + i)
             store(movedY, cols.worldY + i)
-            if !updateApplied(cols, r0, bone: b, parent: Int(rig.boneParent[b])) {
+            if recomputesApplied && !updateApplied(cols, r0, bone: b, parent: Int(rig.boneParent[b])) {
                 BoneTransform.updateApplied(cols, rig, r0, bone: b)
                 BoneTransform.updateApplied(cols, rig, r1, bone: b)
                 BoneTransform.updateApplied(cols, rig, r2, bone: b)

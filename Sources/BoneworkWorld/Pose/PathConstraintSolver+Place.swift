@@ -2,8 +2,12 @@ import BoneworkFormat
 
 extension PathConstraintSolver {
     /// The second half of a solve: places and rotates the bones of path constraint `k` of one
-    /// instance along `chain` (from `prepare`), each followed by its applied pose.
-    static func place(_ chain: PathChain, _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int) {
+    /// instance along `chain` (from `prepare`), each followed by its applied pose when
+    /// `recomputesApplied` (`UpdateOp.recomputesApplied`).
+    static func place(
+        _ chain: PathChain, _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int,
+        recomputesApplied: Bool = true
+    ) {
         let tables = rig.paths
         let boneCount = Int(tables.boneCount[k])
         let bones = tables.bones + Int(tables.boneStart[k])
@@ -67,7 +71,7 @@ extension PathConstraintSolver {
                 cols.c[bi] = sine * a + cosine * c
                 cols.d[bi] = sine * bb + cosine * d
             }
-            BoneTransform.updateApplied(cols, rig, r, bone: b)
+            if recomputesApplied { BoneTransform.updateApplied(cols, rig, r, bone: b) }
             p &+= 3
         }
     }

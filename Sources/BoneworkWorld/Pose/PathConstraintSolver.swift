@@ -29,22 +29,26 @@ enum PathConstraintSolver {
     @inline(__always)
     static func solve(
         _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int,
-        scratch: UnsafeMutablePointer<Float>?
+        scratch: UnsafeMutablePointer<Float>?, recomputesApplied: Bool = true
     ) {
         if let scratch {
-            solve(cols, rig, r, constraint: k, scratch: scratch)
+            solve(cols, rig, r, constraint: k, scratch: scratch, recomputesApplied: recomputesApplied)
         } else {
-            withScratch(rig) { solve(cols, rig, r, constraint: k, scratch: $0!) }
+            withScratch(rig) {
+                solve(cols, rig, r, constraint: k, scratch: $0!, recomputesApplied: recomputesApplied)
+            }
         }
     }
 
     /// Solves path constraint `k` of one instance. `scratch` holds `rig.paths.scratchFloats` floats.
+    /// The bones' applied poses are recomputed when `recomputesApplied`
+    /// (`UpdateOp.recomputesApplied`).
     static func solve(
         _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int,
-        scratch: UnsafeMutablePointer<Float>
+        scratch: UnsafeMutablePointer<Float>, recomputesApplied: Bool = true
     ) {
         guard let chain = prepare(cols, rig, r, constraint: k, scratch: scratch) else { return }
-        place(chain, cols, rig, r, constraint: k)
+        place(chain, cols, rig, r, constraint: k, recomputesApplied: recomputesApplied)
     }
 
     /// The first half of a solve: the spaces, the bones' lengths and the positions along the path

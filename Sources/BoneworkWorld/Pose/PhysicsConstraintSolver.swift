@@ -129,9 +129,11 @@ enum PhysicsConstraintSolver {
     }
 
     /// Updates physics constraint `k` of one instance: advances its simulation (`update`,
-    /// `reset`) or re-applies its offsets (`pose`), then writes its bone's world transform.
+    /// `reset`) or re-applies its offsets (`pose`), then writes its bone's world transform and,
+    /// when `recomputesApplied` (`UpdateOp.recomputesApplied`), its applied pose.
     static func update(
-        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int, physics: Physics
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int, physics: Physics,
+        recomputesApplied: Bool = true
     ) {
         let i = r.physics(k)
         let s = State(cols, row: i)
@@ -343,7 +345,7 @@ enum PhysicsConstraintSolver {
             s[PhysicsField.tx] = l * cols.a[bi]
             s[PhysicsField.ty] = l * cols.c[bi]
         }
-        BoneTransform.updateApplied(cols, rig, r, bone: boneIndex)
+        if recomputesApplied { BoneTransform.updateApplied(cols, rig, r, bone: boneIndex) }
     }
 
     @inline(__always)

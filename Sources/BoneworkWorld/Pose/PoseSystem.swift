@@ -135,11 +135,13 @@ enum PoseSystem {
         case .ik:
             IKSolver.solve(cols, rig, r, constraint: index)
         case .transform:
-            TransformConstraintSolver.solve(cols, rig, r, constraint: index)
+            TransformConstraintSolver.solve(cols, rig, r, constraint: index, recomputesApplied: op.recomputesApplied)
         case .path:
-            PathConstraintSolver.solve(cols, rig, r, constraint: index, scratch: pathScratch)
+            PathConstraintSolver.solve(
+                cols, rig, r, constraint: index, scratch: pathScratch, recomputesApplied: op.recomputesApplied)
         case .physics:
-            PhysicsConstraintSolver.update(cols, rig, r, constraint: index, physics: physics)
+            PhysicsConstraintSolver.update(
+                cols, rig, r, constraint: index, physics: physics, recomputesApplied: op.recomputesApplied)
         }
     }
 }

@@ -9,7 +9,12 @@ enum TransformConstraintSolver {
     private static let pi2 = SpineMath.pi2
     private static let degRad = SpineMath.degRad
 
-    static func solve(_ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int) {
+    /// Solves transform constraint `k` of one instance. The world modes recompute each bone's
+    /// applied pose from its new world transform when `recomputesApplied`
+    /// (`UpdateOp.recomputesApplied`).
+    static func solve(
+        _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, constraint k: Int, recomputesApplied: Bool = true
+    ) {
         let ci = r.transform(k)
         let mix = Mixes(
             rotate: cols.transformMixRotate[ci], x: cols.transformMixX[ci], y: cols.transformMixY[ci],
@@ -31,9 +36,9 @@ enum TransformConstraintSolver {
             }
         } else {
             if rig.transformRelative[k] != 0 {
-                relativeWorld(cols, rig, r, target, bones, mix, offsets)
+                relativeWorld(cols, rig, r, target, bones, mix, offsets, recomputesApplied: recomputesApplied)
             } else {
-                absoluteWorld(cols, rig, r, target, bones, mix, offsets)
+                absoluteWorld(cols, rig, r, target, bones, mix, offsets, recomputesApplied: recomputesApplied)
             }
         }
     }
@@ -100,7 +105,7 @@ enum TransformConstraintSolver {
 
     private static func absoluteWorld(
         _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
-        _ mix: Mixes, _ offset: Mixes
+        _ mix: Mixes, _ offset: Mixes, recomputesApplied: Bool
     ) {
         let translate = mix.x != 0 || mix.y != 0
         let t = r.bone(target)
@@ -145,13 +150,13 @@ enum TransformConstraintSolver {
                 cols.b[i] = SpineMath.cos(rr) * s
                 cols.d[i] = SpineMath.sin(rr) * s
             }
-            BoneTransform.updateApplied(cols, rig, r, bone: k)
+            if recomputesApplied { BoneTransform.updateApplied(cols, rig, r, bone: k) }
         }
     }
 
     private static func relativeWorld(
         _ cols: PoseColumns, _ rig: RigTables, _ r: InstanceRows, _ target: Int, _ bones: UnsafeBufferPointer<Int32>,
-        _ mix: Mixes, _ offset: Mixes
+        _ mix: Mixes, _ offset: Mixes, recomputesApplied: Bool
     ) {
         let translate = mix.x != 0 || mix.y != 0
         let t = r.bone(target)
@@ -191,7 +196,7 @@ enum TransformConstraintSolver {
                 cols.b[i] = SpineMath.cos(r2) * s
                 cols.d[i] = SpineMath.sin(r2) * s
             }
-            BoneTransform.updateApplied(cols, rig, r, bone: k)
+            if recomputesApplied { BoneTransform.updateApplied(cols, rig, r, bone: k) }
         }
     }
 

@@ -88,7 +88,7 @@ extension CompiledSkeleton {
                 throw .tooManyComposedSkins(skeleton: data.file, limit: store.planCapacity - (data.skins.count + 1))
             }
             let rows = PlanRows(data, parts: parts, keyCount: tables.keyCount) { self.key(slot: $0, name: $1) ?? -1 }
-            let ops = Self.replacingChildSteps(rows.program.ops, childSteps)
+            let ops = Self.replacingChildSteps(rows.program.ops, childSteps, data)
             // A plan with an equal program shares its steps (and its instances their lanes), as
             // `compilePlans` shares them between data skins.
             let start: Int

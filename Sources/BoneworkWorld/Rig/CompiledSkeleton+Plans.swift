@@ -122,8 +122,63 @@ extension CompiledSkeleton {
         return (steps, appliedBones)
     }
 
-    /// `ops` with each `.bone` step that has a `.childBone` form (`childSteps`) replaced by it.
-    static func replacingChildSteps(_ ops: [UpdateOp], _ steps: [UpdateOp?]) -> [UpdateOp] {
-        ops.map { op in op.kind == .bone ? steps[Int(op.index)] ?? op : op }
+    /// One program's `ops` with each `.bone` step that has a `.childBone` form (`childSteps`)
+    /// replaced by it, and unread applied poses marked (`markingUnreadApplied`).
+    static func replacingChildSteps(_ ops: [UpdateOp], _ steps: [UpdateOp?], _ data: SkeletonData) -> [UpdateOp] {
+        markingUnreadApplied(ops.map { op in op.kind == .bone ? steps[Int(op.index)] ?? op : op }, data)
+    }
+
+    /// One program's `ops` with `recomputesApplied` cleared on each transform, path and physics
+    /// step when no later step reads the applied pose of any bone it moves
+    /// (`stepBones(_:_:)` says what each step moves and reads).
+    static func markingUnreadApplied(_ ops: [UpdateOp], _ data: SkeletonData) -> [UpdateOp] {
+        markingUnreadApplied(ops, boneCount: data.bones.count) { stepBones($0, data) }
+    }
+
+    /// `markingUnreadApplied(_:_:)` with what each step moves and reads given by `bones`
+    /// (indices outside `0 ..< boneCount` are ignored).
+    static func markingUnreadApplied(
+        _ ops: [UpdateOp], boneCount: Int, bones: (UpdateOp) -> (moved: [Int32], read: [Int32])
+    ) -> [UpdateOp] {
+        var readLater = [Bool](repeating: false, count: boneCount)
+        func valid(_ b: Int32) -> Bool { b >= 0 && Int(b) < boneCount }
+        var marked = ops
+        for o in marked.indices.reversed() {
+            let (moved, read) = bones(marked[o])
+            if !moved.isEmpty {
+                marked[o].recomputesApplied = moved.contains { valid($0) && readLater[Int($0)] }
+            }
+            for b in read where valid(b) { readLater[Int(b)] = true }
+        }
+        return marked
+    }
+
+    /// The bones step `op` moves (and recomputes the applied pose of) and the bones whose applied
+    /// pose it may read, counted generously: a bone's own `.bone` or `.childBone` step (the
+    /// world transform from the applied pose) and every bone an IK, transform, path or physics
+    /// constraint names (constrained bones and targets; the local transform modes and IK read
+    /// applied poses, the others world transforms only).
+    static func stepBones(_ op: UpdateOp, _ data: SkeletonData) -> (moved: [Int32], read: [Int32]) {
+        let c = Int(op.index)
+        switch op.kind {
+        case .bone, .childBone:
+            return ([], [op.index])
+        case .ik:
+            guard c < data.ikConstraints.count else { return ([], []) }
+            let ik = data.ikConstraints[c]
+            return ([], ik.bones + [ik.target])
+        case .transform:
+            guard c < data.transformConstraints.count else { return ([], []) }
+            let tc = data.transformConstraints[c]
+            return (tc.bones, tc.bones + [tc.target])
+        case .path:
+            guard c < data.pathConstraints.count else { return ([], []) }
+            let path = data.pathConstraints[c]
+            return (path.bones, path.bones)
+        case .physics:
+            guard c < data.physicsConstraints.count else { return ([], []) }
+            let bone = data.physicsConstraints[c].bone
+            return ([bone], [bone])
+        }
     }
 }

@@ -64,7 +64,13 @@ public final class CompiledSkeleton: @unchecked Sendable {
         let rows = Self.compactRows(slotFieldUse: anim.slotFieldUse, inheritUse: anim.inheritUse)
         let (childSteps, appliedBones) = Self.childSteps(data, inheritRows: rows.inheritRows)
         self.childSteps = childSteps
-        plans.ops = Self.replacingChildSteps(plans.ops, childSteps)
+        // `plans.ops` holds each distinct program once, one after another (plans with equal
+        // programs share a start).
+        var done = Set<Int32>()
+        for (start, count) in zip(plans.planOpStart, plans.planOpCount) where count > 0 && done.insert(start).inserted {
+            let range = Int(start)..<Int(start + count)
+            plans.ops.replaceSubrange(range, with: Self.replacingChildSteps(Array(plans.ops[range]), childSteps, data))
+        }
         // Composed skins only differ from data skins when there are several skins to compose.
         // Their programs are at most one step per bone and constraint, plus a bone's steps again
         // after each constraint that resets it (bounded by the skin of every part at once).

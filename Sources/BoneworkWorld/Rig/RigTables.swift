@@ -52,6 +52,13 @@ struct UpdateOp: Equatable {
     /// local pose all frame long, so the lane steps read the local columns and the applied pose
     /// is not copied for it (`RigTables.appliedBones` lists the bones that are copied).
     var readsLocal = false
+    /// For transform, path and physics steps: whether the solver recomputes its bones' applied
+    /// pose from their new world transforms (the reference's `updateAppliedTransform`). False
+    /// when no later step of the program reads those bones' applied pose
+    /// (`CompiledSkeleton.markingUnreadApplied`): the applied pose is the pose system's scratch,
+    /// dead after the last step, so the recomputation (two arc tangents per bone) would be
+    /// wasted. The world transforms are the same either way.
+    var recomputesApplied = true
 }
 
 /// Raw read-only views of a `CompiledSkeleton`'s tables. A plain struct of pointers: systems copy
