@@ -248,7 +248,8 @@ struct PoseLaneTests {
     }
 
     /// Physics simulations in lanes (`PhysicsLanes`) whatever each lane's state: instances
-    /// spawned on different frames (other carried time, so other step counts), a physics push on
+    /// spawned on different frames (other carried time, so other step counts; in a group of 8,
+    /// one half stepping while the other does not), a physics push on
     /// some, other parameters (a damping other than the setup one, so `pow`), a lane that mixes
     /// nothing (all four then one by one), frames of 0, tiny and long steps; bit for bit the
     /// one-by-one solve, on every physics constraint of celestial-circus.
@@ -260,10 +261,14 @@ struct PoseLaneTests {
         func run(_ layout: ColumnLayout) throws -> [[UInt32]] {
             let world = World(layout: layout, trackCount: 1)
             var entities: [Entity] = []
-            let deltas: [Float] = [1 / 60, 1 / 60, 0, 1 / 240, 0.05, 1 / 60, 0.4, 1 / 30, 1 / 60, 0.001]
+            // Half steps first: the 8-lane groups' halves (spawned a frame apart) then step on
+            // alternate frames, one half only.
+            let deltas: [Float] = [
+                1 / 120, 1 / 120, 1 / 120, 1 / 120, 1 / 60, 0, 1 / 240, 0.05, 1 / 60, 0.4, 1 / 30, 0.001,
+            ]
             for (frame, delta) in deltas.enumerated() {
-                // Two spawns per frame for the first frames: lanes with other carried time.
-                for n in 0..<(frame < 8 ? 2 : 0) {
+                // Four spawns per frame for the first frames: lanes with other carried time.
+                for n in 0..<(frame < 4 ? 4 : 0) {
                     let e = try world.spawn(data)
                     try world.setAnimation(e, track: 0, (frame + n) % 3 == 0 ? "swing" : "wind-idle", loop: true)
                     let index = entities.count
@@ -281,7 +286,7 @@ struct PoseLaneTests {
                     }
                     entities.append(e)
                 }
-                if frame == 4 { try world.physicsTranslate(entities[3], x: 40, y: -10) }
+                if frame == 5 { try world.physicsTranslate(entities[3], x: 40, y: -10) }
                 world.update(delta)
             }
             return try entities.map { ParallelTraceTests.bits(try world.pose($0)) }

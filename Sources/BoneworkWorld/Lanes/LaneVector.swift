@@ -14,6 +14,24 @@ protocol LaneVector: SIMD where Scalar == Float {
     /// would make a debug build create the tuple's type at first use.)
     static func sinCosPair(
         _ x: Self, _ y: Self, sinX: inout Self, cosX: inout Self, sinY: inout Self, cosY: inout Self)
+    /// `LaneTrig.sinCos` per lane (results through `inout`, as `sinCosPair`).
+    static func sinCos(_ x: Self, sin: inout Self, cos: inout Self)
+    /// `LaneArcTangent.atan2` per lane.
+    static func atan2(_ y: Self, _ x: Self) -> Self
+    /// |v| per lane: the sign bit cleared, as `abs` does.
+    static func magnitude(_ v: Self) -> Self
+    /// -v per lane by its sign bit, as the scalar's negation (SIMD's prefix minus is 0 - v,
+    /// which turns -0 into +0).
+    static func signFlipped(_ v: Self) -> Self
+    /// `a .> b` per lane, `atLeast` `a .>= b`, `equal` `a .== b`, `anyLane` `any(m)`, with the
+    /// width's own vector instructions: in generic code the standard library's comparisons and
+    /// reductions go lane by lane (measured: an 8-lane clamp became two loops of 8 branches).
+    static func above(_ a: Self, _ b: Self) -> SIMDMask<MaskStorage>
+    static func atLeast(_ a: Self, _ b: Self) -> SIMDMask<MaskStorage>
+    static func equal(_ a: Self, _ b: Self) -> SIMDMask<MaskStorage>
+    static func anyLane(_ m: SIMDMask<MaskStorage>) -> Bool
+    /// Whether every lane of `a` has the bits of `b`'s.
+    static func sameBits(_ a: Self, _ b: Self) -> Bool
     /// Bone `k`'s lanes of one world transform column, `p` pointing at them.
     static func column(_ p: UnsafeRawPointer) -> Self
     /// A shared value in every lane, from its 4-lane splat (`RigTables.laneSkinPool`).
@@ -33,7 +51,12 @@ extension LaneVector {
     /// creates their runtime metadata at first use, which could be inside a frame (an
     /// allocation the steady-frame tests would rightly report). `Batch` names them for both
     /// widths when it is made, so the metadata exists before any frame.
-    static var laneTypes: [Any.Type] { [LaneWorld<Self>.self, (x: Self, y: Self).self, (Self, Self).self] }
+    static var laneTypes: [Any.Type] {
+        [
+            LaneWorld<Self>.self, (x: Self, y: Self).self, (Self, Self).self, PhysicsLaneState<Self>.self,
+            PhysicsLaneUpdate<Self>.self,
+        ]
+    }
 
     /// The lanes at `p`, which need not be aligned.
     @inline(__always)
@@ -66,6 +89,43 @@ extension SIMD4: LaneVector where Scalar == Float {
         cosX = t.cosX
         sinY = t.sinY
         cosY = t.cosY
+    }
+
+    @inline(__always)
+    static func sinCos(_ x: Self, sin: inout Self, cos: inout Self) {
+        let t = LaneTrig.sinCos(x)
+        sin = t.sin
+        cos = t.cos
+    }
+
+    @inline(__always)
+    static func atan2(_ y: Self, _ x: Self) -> Self { LaneArcTangent.atan2(y, x) }
+
+    @inline(__always)
+    static func magnitude(_ v: Self) -> Self {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) & 0x7fff_ffff, to: Self.self)
+    }
+
+    @inline(__always)
+    static func signFlipped(_ v: Self) -> Self {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) ^ 0x8000_0000, to: Self.self)
+    }
+
+    @inline(__always)
+    static func above(_ a: Self, _ b: Self) -> SIMDMask<SIMD4<Int32>> { a .> b }
+
+    @inline(__always)
+    static func atLeast(_ a: Self, _ b: Self) -> SIMDMask<SIMD4<Int32>> { a .>= b }
+
+    @inline(__always)
+    static func equal(_ a: Self, _ b: Self) -> SIMDMask<SIMD4<Int32>> { a .== b }
+
+    @inline(__always)
+    static func anyLane(_ m: SIMDMask<SIMD4<Int32>>) -> Bool { any(m) }
+
+    @inline(__always)
+    static func sameBits(_ a: Self, _ b: Self) -> Bool {
+        all(unsafeBitCast(a, to: SIMD4<UInt32>.self) .== unsafeBitCast(b, to: SIMD4<UInt32>.self))
     }
 
     /// Columns of chunked layouts are 16-byte aligned at a multiple of 4 lanes (`lanesApply`).
@@ -129,6 +189,49 @@ extension SIMD8: LaneVector where Scalar == Float {
         cosX = Self(lowHalf: low.cosX, highHalf: high.cosX)
         sinY = Self(lowHalf: low.sinY, highHalf: high.sinY)
         cosY = Self(lowHalf: low.cosY, highHalf: high.cosY)
+    }
+
+    /// Each half through the 4-lane trigonometry.
+    @inline(__always)
+    static func sinCos(_ x: Self, sin: inout Self, cos: inout Self) {
+        let low = LaneTrig.sinCos(x.lowHalf)
+        let high = LaneTrig.sinCos(x.highHalf)
+        sin = Self(lowHalf: low.sin, highHalf: high.sin)
+        cos = Self(lowHalf: low.cos, highHalf: high.cos)
+    }
+
+    /// Each half through the 4-lane arc tangent.
+    @inline(__always)
+    static func atan2(_ y: Self, _ x: Self) -> Self {
+        Self(
+            lowHalf: LaneArcTangent.atan2(y.lowHalf, x.lowHalf), highHalf: LaneArcTangent.atan2(y.highHalf, x.highHalf))
+    }
+
+    @inline(__always)
+    static func magnitude(_ v: Self) -> Self {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7fff_ffff, to: Self.self)
+    }
+
+    @inline(__always)
+    static func signFlipped(_ v: Self) -> Self {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) ^ 0x8000_0000, to: Self.self)
+    }
+
+    @inline(__always)
+    static func above(_ a: Self, _ b: Self) -> SIMDMask<SIMD8<Int32>> { a .> b }
+
+    @inline(__always)
+    static func atLeast(_ a: Self, _ b: Self) -> SIMDMask<SIMD8<Int32>> { a .>= b }
+
+    @inline(__always)
+    static func equal(_ a: Self, _ b: Self) -> SIMDMask<SIMD8<Int32>> { a .== b }
+
+    @inline(__always)
+    static func anyLane(_ m: SIMDMask<SIMD8<Int32>>) -> Bool { any(m) }
+
+    @inline(__always)
+    static func sameBits(_ a: Self, _ b: Self) -> Bool {
+        all(unsafeBitCast(a, to: SIMD8<UInt32>.self) .== unsafeBitCast(b, to: SIMD8<UInt32>.self))
     }
 
     /// Allocations are 16-byte aligned only, so 8 lanes load unaligned (the same instruction

@@ -4,7 +4,8 @@ import BoneworkFormat
 /// (`ColumnLayout.chunkSize` a multiple of 4), one bone of four neighbouring instances is four
 /// contiguous floats, so the steps every instance of a skin shares (the update program) can
 /// run in SIMD lanes, one instance per lane. In chunks of a multiple of 8, `pose8` runs the
-/// child steps for 8 instances at once and the other steps for each half of 4.
+/// child steps and physics simulations for 8 instances at once and the other steps for each
+/// half of 4.
 ///
 /// In lanes: `.childBone` steps (bones that inherit their parent's transform normally), roots,
 /// bones inheriting noRotationOrReflection, the common IK cases (`IKLanes.swift`), absolute
@@ -53,7 +54,7 @@ enum PoseLanes {
     }
 
     /// `pose` for the 8 instances at rows `first ..< first + 8` (same update plan, chunk size
-    /// and `first` a multiple of 8): child steps, most of the steps, in 8 lanes; every other
+    /// and `first` a multiple of 8): child steps (most of the steps) and physics simulations in 8 lanes; every other
     /// step for each half of 4 as `pose` runs it. Steps keep their order, and each instance's
     /// steps are independent of the other instances', so every lane gets `pose`'s results.
     @inline(__always)
@@ -83,6 +84,13 @@ enum PoseLanes {
             }
             // A constraint at mix 0 in all 8 lanes (common: constraints keyed off) costs no calls.
             if idle(op, cols, low.0) && idle(op, cols, high.0) { continue }
+            if op.kind == .physics
+                && solvePhysics8(
+                    cols, rig, low, high, constraint: Int(op.index), physics: physics,
+                    recomputesApplied: op.recomputesApplied)
+            {
+                continue
+            }
             step(op, cols, rig, low.0, low.1, low.2, low.3, physics: physics, pathScratch: pathScratch)
             step(op, cols, rig, high.0, high.1, high.2, high.3, physics: physics, pathScratch: pathScratch)
         }
