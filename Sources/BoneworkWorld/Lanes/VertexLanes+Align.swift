@@ -87,6 +87,22 @@ extension VertexSystem {
         _ rig: RigTables, list: UnsafeMutablePointer<VertexDraw>, draws: Range<Int>, used start0: Int, capacity: Int
     ) -> Int {
         var used = start0
+        guard !draws.isEmpty else { return used }
+        // The draws of these rows fit when the rows' whole room does (the usual case: the vertex
+        // buffer holds every row's room), and then no draw needs testing.
+        let rows = Int(list[draws.upperBound &- 1].row &- list[draws.lowerBound].row) &+ 1
+        if used &+ rows &* Int(rig.slotVertexOffset[rig.slotCount]) <= capacity {
+            for k in draws {
+                let draw = list[k]
+                let s = Int(draw.slot)
+                let room = Int(rig.slotVertexOffset[s &+ 1] &- rig.slotVertexOffset[s])
+                let written = expectedCount(rig, attachment: Int(draw.attachment), frame: draw.frame, room: room)
+                list[k].offset = Int32(truncatingIfNeeded: used)
+                list[k].count = Int32(truncatingIfNeeded: written)
+                used &+= written
+            }
+            return used
+        }
         for k in draws {
             let draw = list[k]
             let s = Int(draw.slot)
