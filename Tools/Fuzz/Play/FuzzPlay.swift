@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// - `load` resolves the skeleton against an atlas made up for it (`atlas(for:choices:)`: every
 ///   image it names, rotated, offset, on one to three pages);
-/// - `play` spawns instances with no skin, with some of its skins and with a composed skin; plays
+/// - `play` spawns instances with no skin, with some of its skins and with a composed skin (for a
+///   quarter of the inputs, more without a skin, up to 16: the pose system's 8-lane steps); plays
 ///   animations alone on track 0 and mixed into another on track 1 (crossfades of 0.1 s, alpha and
 ///   additive blending on some), replaced mid-mix, queued, cleared; runs frames of varied deltas
 ///   (0, tiny, usual, long, negative, NaN, huge) through every system, on one thread and, for half
@@ -112,6 +113,12 @@ public enum FuzzPlay {
             let composed = try world.spawn(data)
             try world.setSkin(composed, parts: parts)
             entities.append(composed)
+        }
+
+        // A quarter of the inputs fill two chunks of 8 rows, the second with instances of one
+        // plan: the pose system's 8-lane steps (physics among them) need 8 aligned rows that agree.
+        if choices.chance(1, in: 4) {
+            while entities.count < 16 { entities.append(try world.spawn(data)) }
         }
 
         let animations = data.animations.count
