@@ -102,9 +102,7 @@ extension SIMD4: LaneVector where Scalar == Float {
     static func atan2(_ y: Self, _ x: Self) -> Self { LaneArcTangent.atan2(y, x) }
 
     @inline(__always)
-    static func magnitude(_ v: Self) -> Self {
-        unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) & 0x7fff_ffff, to: Self.self)
-    }
+    static func magnitude(_ v: Self) -> Self { PoseLanes.magnitude(v) }
 
     @inline(__always)
     static func signFlipped(_ v: Self) -> Self {

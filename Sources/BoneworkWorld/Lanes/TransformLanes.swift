@@ -170,10 +170,7 @@ extension PoseLanes {
         store(scaleX, cols.appliedScaleX + i)
         store(det / scaleX, cols.appliedScaleY + i)
         // The scalar's negation flips the sign bit (SIMD's prefix minus is 0 - v).
-        let shear = LaneArcTangent.atan2Deg(ra * rb + rc * rd, det)
-        store(
-            unsafeBitCast(unsafeBitCast(shear, to: SIMD4<UInt32>.self) ^ 0x8000_0000, to: F.self),
-            cols.appliedShearY + i)
+        store(F.signFlipped(LaneArcTangent.atan2Deg(ra * rb + rc * rd, det)), cols.appliedShearY + i)
         store(LaneArcTangent.atan2Deg(rc, ra), cols.appliedRotation + i)
         return true
     }
