@@ -45,9 +45,12 @@ struct UpdateRateTests {
         #expect(try world.updateRate(entities[0]) == .everyFrame)
         #expect(world.batches[0].updateRateColumns() == nil)
         let (rated, _) = try Self.crowd(updateRates: true, count: 1)
-        // The history costs 48 bytes per bone and 14 per instance, only where asked for.
+        // The history costs 48 bytes per bone and 15 per instance, only where asked for.
         let bones = world.batches[0].rig.tables.boneCount
-        #expect(rated.batches[0].bytesPerInstance - world.batches[0].bytesPerInstance == bones * 48 + 2 + 12)
+        #expect(rated.batches[0].bytesPerInstance - world.batches[0].bytesPerInstance == bones * 48 + 3 + 12)
+        // Visibility is kept only where it changes something.
+        try world.setVisible(entities[0], false)
+        #expect(try world.isVisible(entities[0]))
         #expect(UpdateRate(frames: 3) == nil && UpdateRate(frames: 32) == nil && UpdateRate(frames: 16) == .slowest)
     }
 
@@ -108,6 +111,61 @@ struct UpdateRateTests {
         #expect(fired > 20)
         #expect(computedChecked > 500)
         #expect(drawnFromHistory > 1000)
+    }
+
+    @Test("instances not drawn hold their last computed pose between computed frames, with full-rate events")
+    func hiddenInstancesHoldTheirPose() throws {
+        let (plain, a) = try Self.crowd(updateRates: false, count: 24)
+        let (rated, b) = try Self.crowd(updateRates: true, count: 24)
+        // Rows 0-7: a whole hidden layout chunk; 8-15: every other one hidden; 16-19 hidden at
+        // full rate; 20-23 drawn at 1/4.
+        func hidden(_ i: Int) -> Bool { i < 8 || (i < 16 && i % 2 == 0) || (16..<20).contains(i) }
+        for (i, e) in b.enumerated() {
+            try rated.setUpdateRate(e, i < 16 ? UpdateRate(frames: 4)! : i < 20 ? .everyFrame : UpdateRate(frames: 4)!)
+            try rated.setVisible(e, !hidden(i))
+        }
+        var last = [[Float]](repeating: [], count: b.count)
+        var held = 0
+        var drawnFromHistory = 0
+        for frame in 0..<120 {
+            if frame == 80 { for i in 0..<8 { try rated.setVisible(b[i], true) } }
+            plain.update(Self.delta)
+            rated.update(Self.delta)
+            #expect(Self.events(plain) == Self.events(rated), "frame \(frame): events differ")
+            for i in 0..<b.count {
+                let (batch, row) = try rated.locate(b[i])
+                let pose = try Self.worldTransforms(rated, b[i])
+                let reference = try Self.worldTransforms(plain, a[i])
+                if (16..<20).contains(i) {
+                    // Hidden at full rate: nothing changes, bit for bit.
+                    #expect(pose == reference, "frame \(frame), instance \(i)")
+                    continue
+                }
+                if batch.heldLastPose(row: row) {
+                    held += 1
+                    #expect(hidden(i) && !(frame >= 80 && i < 8), "frame \(frame), instance \(i) held but drawn")
+                    #expect(pose == last[i], "frame \(frame), instance \(i) moved between computed frames")
+                } else if batch.drewFromHistory(row: row) {
+                    drawnFromHistory += 1
+                    // Drawn again, an instance draws from the poses it recorded while hidden.
+                    #expect(!hidden(i) || (i < 8 && frame >= 80), "frame \(frame), instance \(i) drew from history")
+                } else {
+                    last[i] = pose
+                    if frame < 20 || frame > 60 {
+                        // To the rounding of the pose system's lanes against its one-by-one path:
+                        // positions are sums of terms of hundreds of units, so a few of their ulps.
+                        let close = pose.indices.allSatisfy { k in
+                            abs(pose[k] - reference[k]) <= 1e-5 * max(k % 6 >= 4 ? 512 : 1, abs(reference[k]))
+                        }
+                        let worst = zip(pose, reference).map { abs($0 - $1) }.max() ?? 0
+                        #expect(close, "frame \(frame), instance \(i): a computed frame differs by \(worst)")
+                    }
+                }
+            }
+        }
+        // At 1/4, three frames in four are held or drawn from history.
+        #expect(held > 12 * 80 / 2)
+        #expect(drawnFromHistory > 4 * 120 / 2)
     }
 
     @Test("between computed frames a walking instance stays near the full-rate pose")

@@ -69,6 +69,10 @@ enum CrowdCommand {
                 "--lod-blend", "MODE", default: "extrapolate",
                 "with --budget-ms: how frames between computed poses are drawn: extrapolate (on from the last two) or interpolate (between them, one interval late)"
             ),
+            .value(
+                "--lod-offscreen", "MODE", default: "hold",
+                "with --budget-ms: characters outside the view between their computed frames: hold (keep the last computed pose, no per-bone work) or draw (from their history, as on screen)"
+            ),
             .flag(
                 "--compare-full-rate",
                 "headless, with --budget-ms: run the same crowd at full rate beside it; report the slowed characters' pose error and whether events match"
@@ -135,6 +139,8 @@ enum CrowdCommand {
         var compareFullRate = false
         var blend = UpdateRateBlend.extrapolate
         var slowest = UpdateRate.slowest
+        /// Characters outside the view hold their last computed pose (`World.setVisible`).
+        var holdOffscreen = true
     }
 
     /// The headless camera: a close look at the middle of a large crowd, the whole plane when it
@@ -213,6 +219,13 @@ enum CrowdCommand {
             case "extrapolate": o.blend = .extrapolate
             case "interpolate": o.blend = .interpolate
             default: throw UsageError("--lod-blend needs extrapolate or interpolate, not '\(text)'")
+            }
+        }
+        if let text = p.value("--lod-offscreen") {
+            switch text {
+            case "hold": o.holdOffscreen = true
+            case "draw": o.holdOffscreen = false
+            default: throw UsageError("--lod-offscreen needs hold or draw, not '\(text)'")
             }
         }
         if o.compareFullRate && o.budget == nil { throw UsageError("--compare-full-rate needs --budget-ms") }
@@ -295,6 +308,7 @@ enum CrowdCommand {
             // camera of --screenshot (a close-up of the middle of a large crowd).
             let v = crowdCamera(sim, count: o.count, width: 1280, height: 720).view
             sim.focus = (v.x, v.y, 640 / v.zoom, 360 / v.zoom)
+            sim.holdOffscreen = o.holdOffscreen
         }
         var comparison = CrowdFullRateComparison(warmup: min(120, o.frames / 4))
         // What runs: a window runs until Escape (or --frames N), headless runs the frames.

@@ -143,9 +143,10 @@ public final class Batch {
         let rows = cols.rows(row)
         SetupPose.initialize(cols, rig.tables, rows)
         if updateRates {
-            // A row a despawn left behind keeps its old values: this one starts at full rate.
+            // A row a despawn left behind keeps its old values: this one starts at full rate, drawn.
             cols.updateRate[row] = 0
             cols.significance[row] = 1
+            cols.hidden[row] = 0
             cols.sinceUpdate[row] = 0
             cols.updateInterval[row] = 0
             forgetComputedPoses(row: row)

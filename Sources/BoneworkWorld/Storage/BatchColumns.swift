@@ -127,6 +127,9 @@ struct BatchColumns {
     var updateRate: UnsafeMutablePointer<UInt8> = UnboundColumn.pointer()
     /// Per instance: computed poses in the history (0, 1 or 2; below 2 the pose is computed).
     var posesKept: UnsafeMutablePointer<UInt8> = UnboundColumn.pointer()
+    /// Per instance: 1 when the application does not draw it (`World.setVisible`): at a slower
+    /// rate it keeps no history and holds its last computed pose; 0 (drawn) at spawn.
+    var hidden: UnsafeMutablePointer<UInt8> = UnboundColumn.pointer()
     /// Per instance: seconds since the pose was last computed, and between the last two.
     var sinceUpdate: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
     var updateInterval: UnsafeMutablePointer<Float> = UnboundColumn.pointer()

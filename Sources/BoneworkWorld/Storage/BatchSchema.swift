@@ -130,7 +130,7 @@ enum BatchSchema {
                 \.lastA, \.lastB, \.lastC, \.lastD, \.lastX, \.lastY, \.previousA, \.previousB, \.previousC,
                 \.previousD, \.previousX, \.previousY,
             ]),
-        .columns("update rates", UInt8.self, .rateInstance, [\.updateRate, \.posesKept]),
+        .columns("update rates", UInt8.self, .rateInstance, [\.updateRate, \.posesKept, \.hidden]),
         .columns(
             "update-rate timing and significance", Float.self, .rateInstance,
             [\.sinceUpdate, \.updateInterval, \.significance]),

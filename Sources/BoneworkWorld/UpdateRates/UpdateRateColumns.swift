@@ -6,6 +6,11 @@
 /// History is kept without the placement (the skeleton's x, y and scale): a drawn pose is placed
 /// where the instance is now, so a moving or turning character never trails its own pose.
 ///
+/// Rows the application does not draw (`hidden`, `World.setVisible`) do not draw from their
+/// history: they record their computed poses as usual and hold the last one in between, so that
+/// a crowd's characters off screen cost no per-bone work on the frames they are not posed, and
+/// draw from their history as soon as they are drawn again.
+///
 /// # Safety
 /// The pointers are the batch's (see `BatchColumns`): valid until the batch grows, addressed
 /// through `shape.rows(_:)` for instances below the batch's count, and only bound to storage
@@ -14,6 +19,7 @@ struct UpdateRateColumns {
     var shape: BatchShape
     var updateRate: UnsafePointer<UInt8>
     var posesKept: UnsafeMutablePointer<UInt8>
+    var hidden: UnsafePointer<UInt8>
     var sinceUpdate: UnsafeMutablePointer<Float>
     var updateInterval: UnsafeMutablePointer<Float>
     var lastA: UnsafeMutablePointer<Float>
@@ -44,6 +50,7 @@ struct UpdateRateColumns {
         shape = cols.shape
         updateRate = UnsafePointer(cols.updateRate)
         posesKept = cols.posesKept
+        hidden = UnsafePointer(cols.hidden)
         sinceUpdate = cols.sinceUpdate
         updateInterval = cols.updateInterval
         lastA = cols.lastA
@@ -71,8 +78,8 @@ struct UpdateRateColumns {
     }
 
     /// Marks in `due` (one byte per row from `rows.lowerBound`) the rows whose pose frame
-    /// `frame` computes: those with fewer than two computed poses kept, and those whose rate
-    /// comes round. The rows of one layout chunk share their phase (frame + chunk index), so
+    /// `frame` computes: rows whose rate comes round, rows with no computed pose kept, and drawn
+    /// rows with one. The rows of one layout chunk share their phase (frame + chunk index), so
     /// that chunks at one rate compute together and the pose system keeps its SIMD lanes; the
     /// chunks' phases are spread over the frames, so that each frame computes about as many.
     @inline(__always)
@@ -81,13 +88,15 @@ struct UpdateRateColumns {
         for row in rows {
             let mask = (1 &<< Int(min(updateRate[row], UInt8(UpdateRate.count &- 1)))) &- 1
             let comesRound = (frame &+ row / chunkSize) & mask == 0
-            due[row &- rows.lowerBound] = posesKept[row] < 2 || comesRound ? 1 : 0
+            let kept = posesKept[row]
+            due[row &- rows.lowerBound] = comesRound || kept == 0 || (kept == 1 && hidden[row] == 0) ? 1 : 0
         }
     }
 
     /// After the pose system: rows marked in `due` record their world transforms (and the time
     /// since their last computed pose), the others draw a pose from the history with `blend`.
-    /// Every row's clock since its last computed pose advances by `delta` first.
+    /// Every row's clock since its last computed pose advances by `delta` first. Hidden rows
+    /// record but do not draw: their world transforms keep the last pose computed.
     ///
     /// A whole layout chunk of 8 rows with the same mark (the usual case: they share their
     /// phase) is done bone by bone across its 8 lanes, which are contiguous. Row by row, each
@@ -105,7 +114,14 @@ struct UpdateRateColumns {
                 let first = due[k]
                 var same = true
                 for l in 1..<8 where (due[k &+ l] != 0) != (first != 0) { same = false }
-                if same {
+                let hiddenLanes = anyOf8(hidden + row)
+                if same && first == 0 && hiddenLanes == Self.allLanes {
+                    // Hidden and not posed: they hold their pose, nothing per bone.
+                    for l in 0..<8 { sinceUpdate[row &+ l] += delta }
+                    row &+= 8
+                    continue
+                }
+                if same && (first != 0 || hiddenLanes == 0) {
                     for l in 0..<8 { sinceUpdate[row &+ l] += delta }
                     if first != 0 {
                         if anyOf8(updateRate + row) == 0 {
@@ -133,12 +149,15 @@ struct UpdateRateColumns {
                 } else {
                     record(row)
                 }
-            } else {
+            } else if hidden[row] == 0 {
                 extrapolate(row, blend: blend)
             }
             row &+= 1
         }
     }
+
+    /// `anyOf8` of eight bytes of 1.
+    static let allLanes: UInt64 = 0x0101_0101_0101_0101
 
     /// The 8 bytes from `p` as one word (0: all zero).
     @inline(__always)

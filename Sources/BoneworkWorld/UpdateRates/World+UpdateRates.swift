@@ -26,6 +26,26 @@ extension World {
         batch.columns().significance[row] = significance
     }
 
+    /// Tells the world whether the application draws an instance (true at spawn). An instance
+    /// that is not drawn and runs slower than every frame keeps no history: it is posed when its
+    /// rate comes round and holds that pose (its world transforms, where it was computed) on the
+    /// other frames, instead of drawing one from its last two poses, which costs per bone. Its
+    /// state, events and triggers are those of full rate, as for any rate. Drawn again, it is
+    /// posed on that frame and the next, and draws from its history after. At full rate, or in
+    /// a world without update rates, this changes nothing.
+    public func setVisible(_ entity: Entity, _ visible: Bool) throws {
+        let (batch, row) = try locate(entity)
+        guard batch.updateRates else { return }
+        batch.columns().hidden[row] = visible ? 0 : 1
+    }
+
+    /// Whether the application draws an instance (`setVisible`; true in a world without update rates).
+    public func isVisible(_ entity: Entity) throws -> Bool {
+        let (batch, row) = try locate(entity)
+        guard batch.updateRates else { return true }
+        return batch.columns().hidden[row] == 0
+    }
+
     /// Chooses the rates of every instance from its significance under `updateBudget`, timed as
     /// the profiler's "update rates" row (`system`), and leaves the instances given each rate in
     /// `state.rateCounts`. Called by `update(_:)` before the frame's systems run.
@@ -106,18 +126,20 @@ extension World {
 
 extension Batch {
     /// Raw views of the update-rate columns for setting every row of a frame at once (valid until
-    /// the batch grows): each row's rate shift (`UpdateRate.shift`, 0 ... 4) and significance
-    /// (0 ... 1), and the entity living in it. Nil in a batch without update rates.
+    /// the batch grows): each row's rate shift (`UpdateRate.shift`, 0 ... 4), significance
+    /// (0 ... 1) and whether it is hidden (1: not drawn, `World.setVisible`; 0: drawn), and the
+    /// entity living in it. Nil in a batch without update rates.
     ///
     /// # Safety
-    /// Rows `0 ..< count` only, outside `World.update`; a shift above 4 is read as 4.
+    /// Rows `0 ..< count` only, outside `World.update`; a shift above 4 is read as 4, any
+    /// non-zero `hidden` byte as hidden.
     public func updateRateColumns() -> (
         shift: UnsafeMutablePointer<UInt8>, significance: UnsafeMutablePointer<Float>,
-        entity: UnsafeMutablePointer<Entity>
+        hidden: UnsafeMutablePointer<UInt8>, entity: UnsafeMutablePointer<Entity>
     )? {
         guard updateRates else { return nil }
         let cols = columns()
-        return (cols.updateRate, cols.significance, cols.entity)
+        return (cols.updateRate, cols.significance, cols.hidden, cols.entity)
     }
 }
 
@@ -132,9 +154,18 @@ extension FrameProfiler {
 
 extension Batch {
     /// Whether the instance at `row` drew its pose from its history in the last frame (its pose
-    /// was not computed: a rate below every frame that did not come round).
+    /// was not computed: a rate below every frame that did not come round; and it is drawn).
     public func drewFromHistory(row: Int) -> Bool {
         guard updateRates, row >= 0, row < count else { return false }
-        return columns().sinceUpdate[row] != 0
+        let cols = columns()
+        return cols.sinceUpdate[row] != 0 && cols.hidden[row] == 0
+    }
+
+    /// Whether the instance at `row` held its last computed pose in the last frame: it is not
+    /// drawn (`World.setVisible`) and its pose was not computed.
+    public func heldLastPose(row: Int) -> Bool {
+        guard updateRates, row >= 0, row < count else { return false }
+        let cols = columns()
+        return cols.sinceUpdate[row] != 0 && cols.hidden[row] != 0
     }
 }

@@ -4,7 +4,9 @@ import BoneworkWorld
 /// at full rate beside the budgeted one, frame by frame, to measure what update rates cost in
 /// accuracy: the bone world positions of the characters drawn from their history that frame,
 /// against the full-rate run's, as a fraction of the skeleton's height (`SkeletonData.height`),
-/// and whether both runs fired the same events and made the same trigger changes.
+/// and whether both runs fired the same events and made the same trigger changes. Characters
+/// outside the view that held their last computed pose (`--lod-offscreen hold`) are not drawn:
+/// their error is reported apart (`held`).
 struct CrowdFullRateComparison {
     /// Error histogram: bins of `binWidth` (fractions of the height), the last one open.
     static let binWidth = 0.0005
@@ -17,6 +19,11 @@ struct CrowdFullRateComparison {
     var samplesByRate = [Int](repeating: 0, count: UpdateRate.all.count)
     /// Character-frames drawn from history that were compared.
     var slowedFrames = 0
+    /// The same for the characters not drawn that held their last computed pose.
+    var held = [Int](repeating: 0, count: bins + 1)
+    var heldSamples = 0
+    var heldLargest = 0.0
+    var heldFrames = 0
     /// Frames whose events or trigger changes differed, and the first such frame.
     var eventMismatches = 0
     var firstMismatch: Int?
@@ -48,10 +55,13 @@ struct CrowdFullRateComparison {
             let va = a.poseViews()
             let vb = b.poseViews()
             let shifts = a.updateRateColumns()?.shift
-            for row in 0..<a.count where a.drewFromHistory(row: row) {
-                guard a.entity(atRow: row) == b.entity(atRow: row) else { continue }
+            for row in 0..<a.count {
+                let drawn = a.drewFromHistory(row: row)
+                guard drawn || a.heldLastPose(row: row), a.entity(atRow: row) == b.entity(atRow: row) else {
+                    continue
+                }
                 let rate = min(UpdateRate.all.count - 1, Int(shifts?[row] ?? 0))
-                slowedFrames += 1
+                if drawn { slowedFrames += 1 } else { heldFrames += 1 }
                 let pa = va[row]
                 let pb = vb[row]
                 for k in 0..<pa.boneCount where pb.isBoneActive(k) {
@@ -61,6 +71,12 @@ struct CrowdFullRateComparison {
                     let dy = Double(ta.worldY - tb.worldY)
                     let error = (dx * dx + dy * dy).squareRoot() / height
                     let bin = error.isFinite ? min(Self.bins, Int(error / Self.binWidth)) : Self.bins
+                    if !drawn {
+                        held[bin] += 1
+                        heldSamples += 1
+                        heldLargest = max(heldLargest, error.isFinite ? error : .infinity)
+                        continue
+                    }
                     histogram[bin] += 1
                     samples += 1
                     byRate[rate][bin] += 1
@@ -72,24 +88,25 @@ struct CrowdFullRateComparison {
     }
 
     /// The error below which a fraction `p` of the compared bones lie (upper edge of its bin).
-    func percentile(_ p: Double) -> Double { percentile(p, histogram, samples) }
+    func percentile(_ p: Double) -> Double { percentile(p, histogram, samples, largest: largest) }
 
-    func percentile(_ p: Double, _ histogram: [Int], _ samples: Int) -> Double {
+    /// The same for `histogram` of `samples` errors, the largest of which is `top`.
+    func percentile(_ p: Double, _ histogram: [Int], _ samples: Int, largest top: Double) -> Double {
         guard samples > 0 else { return 0 }
         let wanted = Int((p * Double(samples)).rounded(.up))
         var seen = 0
         for (k, n) in histogram.enumerated() {
             seen += n
-            if seen >= wanted { return k == Self.bins ? largest : Double(k + 1) * Self.binWidth }
+            if seen >= wanted { return k == Self.bins ? top : Double(k + 1) * Self.binWidth }
         }
-        return largest
+        return top
     }
 
     var perRate: String {
         var parts: [String] = []
         for (k, rate) in UpdateRate.all.enumerated() where samplesByRate[k] > 0 {
-            let median = percentile(0.5, byRate[k], samplesByRate[k])
-            let p95 = percentile(0.95, byRate[k], samplesByRate[k])
+            let median = percentile(0.5, byRate[k], samplesByRate[k], largest: largest)
+            let p95 = percentile(0.95, byRate[k], samplesByRate[k], largest: largest)
             parts.append(String(format: "%@ %.2f%% / %.2f%%", rate.description, median * 100, p95 * 100))
         }
         return parts.isEmpty ? "none" : parts.joined(separator: ", ")
@@ -106,6 +123,9 @@ struct CrowdFullRateComparison {
             \(samples) bone positions; error as a share of the skeleton's height: median \(percent(percentile(0.5))), \
             p95 \(percent(percentile(0.95))), p99 \(percent(percentile(0.99))), max \(percent(largest)); \(matching)
             by rate (median / p95; bins of 0.05 %, errors past 20 % counted as the largest): \(perRate)
+            not drawn (outside the view, holding their last computed pose): \(heldFrames) character-frames, \
+            \(heldSamples) bone positions; error median \(percent(percentile(0.5, held, heldSamples, largest: heldLargest))), \
+            p95 \(percent(percentile(0.95, held, heldSamples, largest: heldLargest))), max \(percent(heldLargest))
             """
     }
 }

@@ -430,7 +430,10 @@ final class CrowdSimulation {
                 p.x[row] = x[a]
                 p.y[row] = y[a]
                 if vx[a] < -1 { p.scaleX[row] = -1 } else if vx[a] > 1 { p.scaleX[row] = 1 }
-                if let rates, let focus { rates.significance[row] = significance(x[a], y[a], focus) }
+                if let rates, let focus {
+                    rates.significance[row] = significance(x[a], y[a], focus)
+                    rates.hidden[row] = holdOffscreen && !drawn(x[a], y[a], focus) ? 1 : 0
+                }
             }
         }
     }
@@ -438,6 +441,19 @@ final class CrowdSimulation {
     /// The part of the plane the camera shows (centre and half sizes, world units): what the
     /// agents' significance is measured from (`--budget-ms`). Nil: no significance is set.
     var focus: (x: Float, y: Float, halfWidth: Float, halfHeight: Float)?
+
+    /// Whether agents outside the view hold their last computed pose between computed frames
+    /// (`World.setVisible`): set with `focus` (`crowd --lod-offscreen`).
+    var holdOffscreen = false
+
+    /// Whether an agent at (`ax`, `ay`) may be drawn in the view `f`: inside it grown by twice
+    /// the culling margin (`CrowdDrawing.margin`), since the view a frame is drawn with is known
+    /// only after the frame's systems ran: an agent the camera reaches one frame late is posed
+    /// already.
+    func drawn(_ ax: Float, _ ay: Float, _ f: (x: Float, y: Float, halfWidth: Float, halfHeight: Float)) -> Bool {
+        let margin = 2 * CrowdDrawing.margin
+        return abs(ax - f.x) <= f.halfWidth + margin && abs(ay - f.y) <= f.halfHeight + margin
+    }
 
     /// How much an agent at (`ax`, `ay`) matters to the picture: on screen 0.5 to 1, nearer the
     /// centre more; off screen below 0.5, less the farther it is from the screen.
