@@ -97,7 +97,7 @@ public enum FuzzPlay {
         scheduler.blockRows = 1 + choices.below(4)
         scheduler.vertexHandler = { findings.check($0) }
         // A third of the inputs play with update rates: rows not posed every frame apply only their
-        // events and draw from their history.
+        // events and draw from their history, or hold their pose when hidden.
         let rated = choices.chance(1, in: 3)
         let world = World(trackCount: 3, scheduler: scheduler, memoryLimit: 64 << 20, updateRates: rated)
         try world.setAnimationStateData(AnimationStateData(skeletonData: data, defaultMix: 0.1))
@@ -142,6 +142,8 @@ public enum FuzzPlay {
             for e in entities {
                 try world.setUpdateRate(e, UpdateRate(shift: choices.below(UpdateRate.all.count)))
                 try world.setSignificance(e, [0, 0.5, 1, .nan, -1, 2][choices.below(6)])
+                // Not drawn: between computed frames the row holds its pose instead of drawing one.
+                try world.setVisible(e, choices.chance(1, in: 2))
             }
             if choices.chance(1, in: 2) {
                 world.updateBudget = UpdateBudget(milliseconds: [0.001, 1, 1000][choices.below(3)])
