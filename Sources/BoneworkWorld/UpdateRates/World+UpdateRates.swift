@@ -27,12 +27,12 @@ extension World {
     }
 
     /// Tells the world whether the application draws an instance (true at spawn). An instance
-    /// that is not drawn and runs slower than every frame keeps no history: it is posed when its
-    /// rate comes round and holds that pose (its world transforms, where it was computed) on the
-    /// other frames, instead of drawing one from its last two poses, which costs per bone. Its
-    /// state, events and triggers are those of full rate, as for any rate. Drawn again, it is
-    /// posed on that frame and the next, and draws from its history after. At full rate, or in
-    /// a world without update rates, this changes nothing.
+    /// that is not drawn and runs slower than every frame is posed when its rate comes round and
+    /// records that pose as usual, but holds it (its world transforms, where it was computed) on
+    /// the other frames instead of drawing one from its last two poses, which costs per bone. Its
+    /// state, events and triggers are those of full rate, as for any rate. Drawn again, it draws
+    /// from the poses it recorded on that same frame (posed first while it has fewer than two).
+    /// At full rate, or in a world without update rates, this changes nothing.
     public func setVisible(_ entity: Entity, _ visible: Bool) throws {
         let (batch, row) = try locate(entity)
         guard batch.updateRates else { return }
