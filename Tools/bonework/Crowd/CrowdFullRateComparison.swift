@@ -8,21 +8,42 @@ import BoneworkWorld
 /// outside the view that held their last computed pose (`--lod-offscreen hold`) are not drawn:
 /// their error is reported apart (`held`).
 struct CrowdFullRateComparison {
-    /// Error histogram: bins of `binWidth` (fractions of the height), the last one open.
-    static let binWidth = 0.0005
-    static let bins = 400
-    var histogram = [Int](repeating: 0, count: bins + 1)
-    var samples = 0
-    var largest = 0.0
-    /// The same per update rate (`UpdateRate.all` order) the character had that frame.
-    var byRate = [[Int]](repeating: [Int](repeating: 0, count: bins + 1), count: UpdateRate.all.count)
-    var samplesByRate = [Int](repeating: 0, count: UpdateRate.all.count)
+    /// Errors as fractions of the height in bins of `binWidth`, the last one open.
+    struct ErrorHistogram {
+        static let binWidth = 0.0005
+        static let bins = 400
+        var counts = [Int](repeating: 0, count: bins + 1)
+        var samples = 0
+        var largest = 0.0
+
+        mutating func add(_ error: Double) {
+            counts[error.isFinite ? min(Self.bins, Int(error / Self.binWidth)) : Self.bins] += 1
+            samples += 1
+            largest = max(largest, error.isFinite ? error : .infinity)
+        }
+
+        /// The error below which a fraction `p` of the samples lie (upper edge of its bin; the
+        /// largest for the open bin).
+        func percentile(_ p: Double) -> Double {
+            guard samples > 0 else { return 0 }
+            let wanted = Int((p * Double(samples)).rounded(.up))
+            var seen = 0
+            for (k, n) in counts.enumerated() {
+                seen += n
+                if seen >= wanted { return k == Self.bins ? largest : Double(k + 1) * Self.binWidth }
+            }
+            return largest
+        }
+    }
+
+    /// Bone errors of the characters drawn from history, in all and per update rate
+    /// (`UpdateRate.all` order) the character had that frame.
+    var drawn = ErrorHistogram()
+    var byRate = [ErrorHistogram](repeating: ErrorHistogram(), count: UpdateRate.all.count)
     /// Character-frames drawn from history that were compared.
     var slowedFrames = 0
     /// The same for the characters not drawn that held their last computed pose.
-    var held = [Int](repeating: 0, count: bins + 1)
-    var heldSamples = 0
-    var heldLargest = 0.0
+    var held = ErrorHistogram()
     var heldFrames = 0
     /// Frames whose events or trigger changes differed, and the first such frame.
     var eventMismatches = 0
@@ -56,12 +77,12 @@ struct CrowdFullRateComparison {
             let vb = b.poseViews()
             let shifts = a.updateRateColumns()?.shift
             for row in 0..<a.count {
-                let drawn = a.drewFromHistory(row: row)
-                guard drawn || a.heldLastPose(row: row), a.entity(atRow: row) == b.entity(atRow: row) else {
+                let fromHistory = a.drewFromHistory(row: row)
+                guard fromHistory || a.heldLastPose(row: row), a.entity(atRow: row) == b.entity(atRow: row) else {
                     continue
                 }
                 let rate = min(UpdateRate.all.count - 1, Int(shifts?[row] ?? 0))
-                if drawn { slowedFrames += 1 } else { heldFrames += 1 }
+                if fromHistory { slowedFrames += 1 } else { heldFrames += 1 }
                 let pa = va[row]
                 let pb = vb[row]
                 for k in 0..<pa.boneCount where pb.isBoneActive(k) {
@@ -70,43 +91,22 @@ struct CrowdFullRateComparison {
                     let dx = Double(ta.worldX - tb.worldX)
                     let dy = Double(ta.worldY - tb.worldY)
                     let error = (dx * dx + dy * dy).squareRoot() / height
-                    let bin = error.isFinite ? min(Self.bins, Int(error / Self.binWidth)) : Self.bins
-                    if !drawn {
-                        held[bin] += 1
-                        heldSamples += 1
-                        heldLargest = max(heldLargest, error.isFinite ? error : .infinity)
-                        continue
+                    if fromHistory {
+                        drawn.add(error)
+                        byRate[rate].add(error)
+                    } else {
+                        held.add(error)
                     }
-                    histogram[bin] += 1
-                    samples += 1
-                    byRate[rate][bin] += 1
-                    samplesByRate[rate] += 1
-                    largest = max(largest, error.isFinite ? error : .infinity)
                 }
             }
         }
     }
 
-    /// The error below which a fraction `p` of the compared bones lie (upper edge of its bin).
-    func percentile(_ p: Double) -> Double { percentile(p, histogram, samples, largest: largest) }
-
-    /// The same for `histogram` of `samples` errors, the largest of which is `top`.
-    func percentile(_ p: Double, _ histogram: [Int], _ samples: Int, largest top: Double) -> Double {
-        guard samples > 0 else { return 0 }
-        let wanted = Int((p * Double(samples)).rounded(.up))
-        var seen = 0
-        for (k, n) in histogram.enumerated() {
-            seen += n
-            if seen >= wanted { return k == Self.bins ? top : Double(k + 1) * Self.binWidth }
-        }
-        return top
-    }
-
     var perRate: String {
         var parts: [String] = []
-        for (k, rate) in UpdateRate.all.enumerated() where samplesByRate[k] > 0 {
-            let median = percentile(0.5, byRate[k], samplesByRate[k], largest: largest)
-            let p95 = percentile(0.95, byRate[k], samplesByRate[k], largest: largest)
+        for (rate, errors) in zip(UpdateRate.all, byRate) where errors.samples > 0 {
+            let median = errors.percentile(0.5)
+            let p95 = errors.percentile(0.95)
             parts.append(String(format: "%@ %.2f%% / %.2f%%", rate.description, median * 100, p95 * 100))
         }
         return parts.isEmpty ? "none" : parts.joined(separator: ", ")
@@ -120,12 +120,13 @@ struct CrowdFullRateComparison {
             : "events or trigger changes differ on \(eventMismatches) frames (first: frame \(firstMismatch ?? -1))"
         return """
             full-rate comparison: \(slowedFrames) character-frames drawn from history after frame \(warmup), \
-            \(samples) bone positions; error as a share of the skeleton's height: median \(percent(percentile(0.5))), \
-            p95 \(percent(percentile(0.95))), p99 \(percent(percentile(0.99))), max \(percent(largest)); \(matching)
+            \(drawn.samples) bone positions; error as a share of the skeleton's height: median \
+            \(percent(drawn.percentile(0.5))), p95 \(percent(drawn.percentile(0.95))), \
+            p99 \(percent(drawn.percentile(0.99))), max \(percent(drawn.largest)); \(matching)
             by rate (median / p95; bins of 0.05 %, errors past 20 % counted as the largest): \(perRate)
             not drawn (outside the view, holding their last computed pose): \(heldFrames) character-frames, \
-            \(heldSamples) bone positions; error median \(percent(percentile(0.5, held, heldSamples, largest: heldLargest))), \
-            p95 \(percent(percentile(0.95, held, heldSamples, largest: heldLargest))), max \(percent(heldLargest))
+            \(held.samples) bone positions; error median \(percent(held.percentile(0.5))), \
+            p95 \(percent(held.percentile(0.95))), max \(percent(held.largest))
             """
     }
 }
