@@ -128,7 +128,8 @@ struct BatchColumns {
     /// Per instance: computed poses in the history (0, 1 or 2; below 2 the pose is computed).
     var posesKept: UnsafeMutablePointer<UInt8> = UnboundColumn.pointer()
     /// Per instance: 1 when the application does not draw it (`World.setVisible`): at a slower
-    /// rate it keeps no history and holds its last computed pose; 0 (drawn) at spawn.
+    /// rate it records its computed poses but holds the last one in between instead of drawing
+    /// from the history; 0 (drawn) at spawn.
     var hidden: UnsafeMutablePointer<UInt8> = UnboundColumn.pointer()
     /// Per instance: seconds since the pose was last computed, and between the last two.
     var sinceUpdate: UnsafeMutablePointer<Float> = UnboundColumn.pointer()
