@@ -113,6 +113,50 @@ struct UpdateRateTests {
         #expect(drawnFromHistory > 1000)
     }
 
+    @Test("entries mixing out fire their events on frames that are not posed, as at full rate")
+    func mixingOutEntriesFireEventsBetweenComputedFrames() throws {
+        // Walk mixes into run over a second, and keeps firing its footsteps while it mixes out
+        // (event threshold 1); a reversed jump is layered on track 1 and mixed into an idle.
+        func world(updateRates: Bool) throws -> (World, [Entity]) {
+            let data = try ExampleSkeletons.spineboy()
+            let world = World(scheduler: Scheduler(threads: 2), updateRates: updateRates)
+            var entities: [Entity] = []
+            for i in 0..<12 {
+                let e = try world.spawn(data)
+                let state = try world.animationState(e)
+                let walk = try state.setAnimation(0, "walk", loop: true)
+                try walk.setTrackTime(Float(i) * 0.07)
+                try walk.setEventThreshold(1)
+                let run = try state.addAnimation(0, "run", loop: true, delay: 0.3 + Float(i % 4) * 0.1)
+                try run.setMixDuration(1)
+                if i % 3 == 0 {
+                    let jump = try state.setAnimation(1, "jump", loop: true)
+                    try jump.setReverse(true)
+                    try jump.setAlpha(0.5)
+                    try jump.setEventThreshold(1)
+                    let walkLayer = try state.addAnimation(1, "walk", loop: true, delay: 0.5)
+                    try walkLayer.setMixDuration(0.8)
+                }
+                if updateRates { try world.setUpdateRate(e, UpdateRate(shift: 1 + i % 4)) }
+                entities.append(e)
+            }
+            return (world, entities)
+        }
+        let (plain, _) = try world(updateRates: false)
+        let (rated, _) = try world(updateRates: true)
+        var fired = 0
+        for frame in 0..<150 {
+            plain.update(Self.delta)
+            rated.update(Self.delta)
+            let expected = Self.events(plain)
+            let actual = Self.events(rated)
+            #expect(expected == actual, "frame \(frame): events differ")
+            if expected != actual { return }
+            fired += expected.count
+        }
+        #expect(fired > 20)
+    }
+
     @Test("instances not drawn hold their last computed pose between computed frames, with full-rate events")
     func hiddenInstancesHoldTheirPose() throws {
         let (plain, a) = try Self.crowd(updateRates: false, count: 24)

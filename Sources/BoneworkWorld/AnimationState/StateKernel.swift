@@ -192,6 +192,9 @@ struct StateKernel: @unchecked Sendable {
     func computeHold(_ entry: Int, _ ws: StateWorkspace) {
         let animation = e.state[entry].animation
         guard animation >= 0 else { return }
+        // One strong reference for the loops: passing the `unowned(unsafe)` property to a call
+        // retained and released it once per timeline (callgrind: 8 % of the crowd's apply).
+        let tables = self.tables
         let to = Int(e.state[entry].mixingTo)
         let first = Int(rig.animTimelineStart[Int(animation)])
         let count = Int(rig.animTimelineCount[Int(animation)])

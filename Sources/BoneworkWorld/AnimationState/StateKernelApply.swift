@@ -15,7 +15,7 @@ extension StateKernel {
     /// Queues user events and completions to `ws.events`. Returns whether any track applied.
     @discardableResult
     func apply(row: Int, _ cols: ApplyColumns, _ ws: StateWorkspace) -> Bool {
-        applyRow(row, cols, ws, groupedApplied: false, trackZeroTime: 0, pose: true)
+        applyRow(row, cols, ws, groupedApplied: false, trackZeroTime: 0)
     }
 
     /// `apply(row:)` for each row of `rows`, with the same results, in runs of up to
@@ -26,7 +26,7 @@ extension StateKernel {
     ///
     /// `due` (nil: every row) marks, per row from `rows.lowerBound`, the rows whose pose is
     /// computed this frame (`UpdateRates`): the others only fire their events and keep the
-    /// state's bookkeeping (`applyRow(pose: false)`), so that events, completions and the mixes'
+    /// state's bookkeeping (`applyEventsOnly`), so that events, completions and the mixes'
     /// ends are those of a full-rate run while their local pose keeps its last computed values.
     ///
     /// A row whose apply ends a mix, or an entry, is posed this frame whatever its mark (and
@@ -49,9 +49,12 @@ extension StateKernel {
             }
             for row in start..<end {
                 let k = row &- start
-                applyRow(
-                    row, cols, ws, groupedApplied: ws.groupedApplied[k] != 0, trackZeroTime: ws.trackZeroTimes[k],
-                    pose: runDue.map { $0[k] != 0 } ?? true)
+                if let runDue, runDue[k] == 0 {
+                    applyEventsOnly(row, ws)
+                } else {
+                    applyRow(
+                        row, cols, ws, groupedApplied: ws.groupedApplied[k] != 0, trackZeroTime: ws.trackZeroTimes[k])
+                }
             }
             start = end
         }
@@ -59,12 +62,11 @@ extension StateKernel {
 
     /// `groupedApplied`: track 0's grouped timelines were applied already
     /// (`applyGroupedTimelines`); only its other timelines are left, and its animation time is
-    /// `trackZeroTime`. `pose` false: only event timelines are applied (the row's pose is not
-    /// computed this frame); mixes still total their alphas and entries advance their last times.
+    /// `trackZeroTime`.
     @inline(__always)
     @discardableResult
     private func applyRow(
-        _ row: Int, _ cols: ApplyColumns, _ ws: StateWorkspace, groupedApplied: Bool, trackZeroTime: Float, pose: Bool
+        _ row: Int, _ cols: ApplyColumns, _ ws: StateWorkspace, groupedApplied: Bool, trackZeroTime: Float
     ) -> Bool {
         if changed[row] != 0 { animationsChanged(row: row, ws) }
         let ctx = InstanceContext(cols, rig, instance: row)
@@ -85,7 +87,7 @@ extension StateKernel {
             var alpha = e.times[c].alpha
             if e.state[c].mixingFrom >= 0 {
                 restore = true
-                alpha *= applyMixingFrom(c, blend, cols, ctx, unkeyedBase, &fired, ws, pose: pose)
+                alpha *= applyMixingFrom(c, blend, cols, ctx, unkeyedBase, &fired, ws)
             } else if e.times[c].trackTime >= e.times[c].trackEnd && e.state[c].next < 0 {
                 alpha = 0  // The last apply of an ending entry restores the setup pose.
             }
@@ -102,9 +104,7 @@ extension StateKernel {
                 fireEvents = false
             }
             fired.count = 0
-            if animation >= 0 && !pose {
-                if fireEvents { applyEventTimelines(animation, lastTime: animationLast, time: applyTime, &fired) }
-            } else if animation >= 0 {
+            if animation >= 0 {
                 let first = Int(rig.animTimelineStart[animation])
                 let count = Int(rig.animTimelineCount[animation])
                 if (t == 0 && alpha == 1) || blend == .add {
@@ -183,7 +183,7 @@ extension StateKernel {
         // Slots an attachment timeline touched without setting get their setup attachment back.
         let setupState = unkeyedBase &+ AttachmentState.setup
         let r = ctx.r
-        for k in 0..<(restore && pose ? tables.attachmentSlotCount : 0) {
+        for k in 0..<(restore ? tables.attachmentSlotCount : 0) {
             let s = Int(tables.attachmentSlots[k])
             let i = r.slot(s)
             if cols.attachmentState[i] == setupState {
@@ -201,28 +201,54 @@ extension StateKernel {
     /// entry) and returns `top`'s mix percentage (0 to 1).
     func applyMixingFrom(
         _ top: Int, _ blendIn: MixBlend, _ cols: ApplyColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
-        _ fired: inout FiredKeys, _ ws: StateWorkspace, pose: Bool = true
+        _ fired: inout FiredKeys, _ ws: StateWorkspace
     ) -> Float {
-        var from = Int(e.state[top].mixingFrom)
-        while e.state[from].mixingFrom >= 0 { from = Int(e.state[from].mixingFrom) }
+        // `mixingTo` links back up the chain (kept in step with `mixingFrom`). Written out rather
+        // than shared with `applyEventsOnly` through a closure: the closure's capture of `self`
+        // (the kernel and its rig tables) was a 1 KB copy per call.
+        var from = deepestMixingFrom(top)
         var mix: Float = 1
         while true {
-            // `mixingTo` links back up the chain (kept in step with `mixingFrom`).
             let to = Int(e.state[from].mixingTo)
             if to < 0 { break }
-            mix = applyMix(to: to, from: from, blendIn, cols, ctx, unkeyedBase, &fired, ws, pose: pose)
+            mix = applyMix(to: to, from: from, blendIn, cols, ctx, unkeyedBase, &fired, ws)
             if to == top { break }
             from = to
         }
         return mix
     }
 
-    /// One step of `applyMixingFrom`: applies `from`, mixing out below `to`, and returns `to`'s
-    /// mix percentage. `pose` false: only its events fire and its total alpha is summed.
-    private func applyMix(
-        to: Int, from: Int, _ blendIn: MixBlend, _ cols: ApplyColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
-        _ fired: inout FiredKeys, _ ws: StateWorkspace, pose: Bool
-    ) -> Float {
+    /// The deepest entry of the chain mixing out below `top` (which has one).
+    @inline(__always)
+    func deepestMixingFrom(_ top: Int) -> Int {
+        var from = Int(e.state[top].mixingFrom)
+        while e.state[from].mixingFrom >= 0 { from = Int(e.state[from].mixingFrom) }
+        return from
+    }
+
+    /// What a step of a mix chain decides before applying any timeline of `from`, the entry
+    /// mixing out below `to` (`applyMix`, `mixOutEventsOnly`).
+    struct MixStep {
+        /// How `from`'s timelines blend.
+        var blend: MixBlend
+        /// `to`'s mix percentage, 0 to 1.
+        var mix: Float
+        /// Below the entry's thresholds: attachment and draw order timelines still apply.
+        var attachments: Bool
+        var drawOrder: Bool
+        /// Alphas of held and of mixed timelines.
+        var alphaHold: Float
+        var alphaMix: Float
+        var animationLast: Float
+        var animationTime: Float
+        /// The time timelines are applied at (reversed entries count from the end).
+        var applyTime: Float
+        var fireEvents: Bool
+        var animation: Int
+    }
+
+    @inline(__always)
+    func mixStep(to: Int, from: Int, _ blendIn: MixBlend) -> MixStep {
         var blend = blendIn
         var mix: Float
         if e.times[to].mixDuration == 0 {
@@ -234,12 +260,7 @@ extension StateKernel {
             if mix > 1 { mix = 1 }
             if blend != .first { blend = MixBlend(rawValue: Int32(e.state[from].mixBlend)) ?? .replace }
         }
-
-        let attachments = mix < e.state[from].mixAttachmentThreshold
-        let drawOrder = mix < e.state[from].mixDrawOrderThreshold
         let alphaHold = e.times[from].alpha * e.times[to].interruptAlpha
-        let alphaMix = alphaHold * (1 - mix)
-        let animationLast = e.times[from].animationLast
         let animationTime = e.animationTime(from)
         var applyTime = animationTime
         var fireEvents = false
@@ -249,19 +270,45 @@ extension StateKernel {
         } else if mix < e.times[from].eventThreshold {
             fireEvents = true
         }
+        return MixStep(
+            blend: blend, mix: mix, attachments: mix < e.state[from].mixAttachmentThreshold,
+            drawOrder: mix < e.state[from].mixDrawOrderThreshold, alphaHold: alphaHold, alphaMix: alphaHold * (1 - mix),
+            animationLast: e.times[from].animationLast, animationTime: animationTime, applyTime: applyTime,
+            fireEvents: fireEvents, animation: animation)
+    }
+
+    /// The end of a step of a mix chain: `from`'s events and completion are queued (not for a
+    /// single-frame mix) and its last times advance.
+    @inline(__always)
+    func finishMixStep(to: Int, from: Int, _ animationTime: Float, _ fired: inout FiredKeys, _ ws: StateWorkspace) {
+        if e.times[to].mixDuration > 0 { queueEvents(from, animationTime, fired, &ws.events) }
+        fired.count = 0
+        e.times[from].nextAnimationLast = animationTime
+        e.times[from].nextTrackLast = e.times[from].trackTime
+    }
+
+    /// One step of `applyMixingFrom`: applies `from`, mixing out below `to`, and returns `to`'s
+    /// mix percentage.
+    private func applyMix(
+        to: Int, from: Int, _ blendIn: MixBlend, _ cols: ApplyColumns, _ ctx: InstanceContext, _ unkeyedBase: Int32,
+        _ fired: inout FiredKeys, _ ws: StateWorkspace
+    ) -> Float {
+        let step = mixStep(to: to, from: from, blendIn)
+        let blend = step.blend
+        let attachments = step.attachments
+        let drawOrder = step.drawOrder
+        let alphaHold = step.alphaHold
+        let alphaMix = step.alphaMix
+        let animationLast = step.animationLast
+        let applyTime = step.applyTime
+        let fireEvents = step.fireEvents
+        let animation = step.animation
 
         fired.count = 0
         if animation >= 0 {
             let first = Int(rig.animTimelineStart[animation])
             let count = Int(rig.animTimelineCount[animation])
-            if !pose {
-                // No pose this frame: the events, and the total alpha the state reads to end the
-                // mix, from the modes alone.
-                if fireEvents { applyEventTimelines(animation, lastTime: animationLast, time: applyTime, &fired) }
-                if blend != .add {
-                    e.times[from].totalAlpha = mixedOutAlpha(from, first, count, alphaMix, alphaHold, drawOrder)
-                }
-            } else if blend == .add {
+            if blend == .add {
                 for k in 0..<count {
                     let tl = first &+ k
                     if tables.roles[tl] == .event {
@@ -340,12 +387,8 @@ extension StateKernel {
         } else if blend != .add {
             e.times[from].totalAlpha = 0
         }
-
-        if e.times[to].mixDuration > 0 { queueEvents(from, animationTime, fired, &ws.events) }
-        fired.count = 0
-        e.times[from].nextAnimationLast = animationTime
-        e.times[from].nextTrackLast = e.times[from].trackTime
-        return mix
+        finishMixStep(to: to, from: from, step.animationTime, &fired, ws)
+        return step.mix
     }
 
     /// Queues the user events an apply fired and the entry's completion, in the reference's
