@@ -32,6 +32,17 @@ struct UpdateRateTests {
 
     static func events(_ world: World) -> [FiredEvent] { world.batches.flatMap { Array($0.firedEvents) } }
 
+    /// Runs one frame of both worlds and expects the same events from each: their count, or nil
+    /// when they differ (the caller stops there).
+    static func updateBoth(_ plain: World, _ rated: World, frame: Int) -> Int? {
+        plain.update(delta)
+        rated.update(delta)
+        let expected = events(plain)
+        let actual = events(rated)
+        #expect(expected == actual, "frame \(frame): events differ")
+        return expected == actual ? expected.count : nil
+    }
+
     static func worldTransforms(_ world: World, _ e: Entity) throws -> [Float] {
         let pose = try world.pose(e)
         return pose.bones.flatMap { $0 }
@@ -81,13 +92,8 @@ struct UpdateRateTests {
         var computedChecked = 0
         var drawnFromHistory = 0
         for frame in 0..<150 {
-            plain.update(Self.delta)
-            rated.update(Self.delta)
-            let expected = Self.events(plain)
-            let actual = Self.events(rated)
-            #expect(expected == actual, "frame \(frame): events differ")
-            if expected != actual { return }
-            fired += expected.count
+            guard let count = Self.updateBoth(plain, rated, frame: frame) else { return }
+            fired += count
             for i in 0..<b.count {
                 let (batch, row) = try rated.locate(b[i])
                 let reference = try Self.worldTransforms(plain, a[i])
@@ -146,13 +152,8 @@ struct UpdateRateTests {
         let (rated, _) = try world(updateRates: true)
         var fired = 0
         for frame in 0..<150 {
-            plain.update(Self.delta)
-            rated.update(Self.delta)
-            let expected = Self.events(plain)
-            let actual = Self.events(rated)
-            #expect(expected == actual, "frame \(frame): events differ")
-            if expected != actual { return }
-            fired += expected.count
+            guard let count = Self.updateBoth(plain, rated, frame: frame) else { return }
+            fired += count
         }
         #expect(fired > 20)
     }

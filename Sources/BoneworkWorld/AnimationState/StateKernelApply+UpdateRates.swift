@@ -52,7 +52,6 @@ extension StateKernel {
                 applyEventTimelines(animation, lastTime: e.times[c].animationLast, time: animationTime, &fired)
             }
             queueEvents(c, animationTime, fired, &ws.events)
-            fired.count = 0
             e.times[c].nextAnimationLast = animationTime
             e.times[c].nextTrackLast = e.times[c].trackTime
         }
