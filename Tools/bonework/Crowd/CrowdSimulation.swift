@@ -65,27 +65,18 @@ final class CrowdSimulation {
     private(set) var kind: [Int32] = []
     /// Index into the kind's `skins`.
     private(set) var skin: [Int32] = []
-    var x: [Float] = []
-    var y: [Float] = []
-    private(set) var vx: [Float] = []
-    private(set) var vy: [Float] = []
-    private var goalX: [Float] = []
-    private var goalY: [Float] = []
-    private var cruise: [Float] = []
-    private var rest: [Float] = []
-    private var wander: [Float] = []
-    private var hitFlag: [UInt8] = []
+    /// Positions, velocities, goals (`CrowdSteering.swift`).
+    private(set) var motion = AgentMotion()
+    var x: [Float] { motion.x }
+    var y: [Float] { motion.y }
+    var vx: [Float] { motion.vx }
+    var vy: [Float] { motion.vy }
     private var slotOf: [Int32] = []
     /// Agents spawned this frame, whose phase is set after their first trigger evaluation.
     private var fresh: [Entity] = []
 
-    // Neighbour grid (counting sort of agents by cell, rebuilt every frame).
-    private var cellStart: [Int32] = []
-    private var cellFill: [Int32] = []
-    private var cellAgents: [Int32] = []
-    private var agentCell: [Int32] = []
-    private var gridWidth = 1
-    private var gridHeight = 1
+    /// The neighbour grid, kept between frames for its buffers.
+    private var grid = NeighbourGrid()
 
     /// Half the side of the square the agents live on.
     private(set) var halfExtent: Float = 500
@@ -201,16 +192,8 @@ final class CrowdSimulation {
             skin.append(Int32(skinChoice))
             let px = random.range(-halfExtent, halfExtent)
             let py = random.range(-halfExtent, halfExtent)
-            x.append(px)
-            y.append(py)
-            vx.append(0)
-            vy.append(0)
-            goalX.append(px)
-            goalY.append(py)
-            cruise.append(Self.walkSpeed)
-            rest.append(random.range(0, 2))
-            wander.append(random.range(0, 2 * .pi))
-            hitFlag.append(0)
+            motion.append(
+                x: px, y: py, cruise: Self.walkSpeed, rest: random.range(0, 2), wander: random.range(0, 2 * .pi))
             triggers.set(speedBucket, e, .bucket(0))
             triggers.set(hit, e, .bool(false))
             try triggers.join(kindInfo.locomotion, e)
@@ -231,31 +214,12 @@ final class CrowdSimulation {
             entity[s] = entity[last]
             kind[s] = kind[last]
             skin[s] = skin[last]
-            x[s] = x[last]
-            y[s] = y[last]
-            vx[s] = vx[last]
-            vy[s] = vy[last]
-            goalX[s] = goalX[last]
-            goalY[s] = goalY[last]
-            cruise[s] = cruise[last]
-            rest[s] = rest[last]
-            wander[s] = wander[last]
-            hitFlag[s] = hitFlag[last]
             slotOf[Int(entity[s].index)] = Int32(s)
         }
         entity.removeLast()
         kind.removeLast()
         skin.removeLast()
-        x.removeLast()
-        y.removeLast()
-        vx.removeLast()
-        vy.removeLast()
-        goalX.removeLast()
-        goalY.removeLast()
-        cruise.removeLast()
-        rest.removeLast()
-        wander.removeLast()
-        hitFlag.removeLast()
+        motion.swapRemove(s)
         despawned += 1
     }
 
@@ -298,127 +262,28 @@ final class CrowdSimulation {
 
     // MARK: - Steering
 
-    private func rebuildGrid() {
-        let cell = Self.separationRadius
-        gridWidth = max(1, Int((2 * halfExtent + 2 * cell) / cell) + 1)
-        gridHeight = gridWidth
-        let cells = gridWidth * gridHeight
-        if cellStart.count != cells + 1 {
-            cellStart = [Int32](repeating: 0, count: cells + 1)
-            cellFill = cellStart
-        }
-        for c in 0...cells { cellStart[c] = 0 }
-        let n = count
-        if agentCell.count < n { agentCell = [Int32](repeating: 0, count: n) }
-        if cellAgents.count < n { cellAgents = [Int32](repeating: 0, count: n) }
-        for a in 0..<n {
-            let cx = min(gridWidth - 1, max(0, Int((x[a] + halfExtent + cell) / cell)))
-            let cy = min(gridHeight - 1, max(0, Int((y[a] + halfExtent + cell) / cell)))
-            let c = cy * gridWidth + cx
-            agentCell[a] = Int32(c)
-            cellStart[c + 1] += 1
-        }
-        for c in 0..<cells { cellStart[c + 1] += cellStart[c] }
-        for c in 0...cells { cellFill[c] = cellStart[c] }
-        for a in 0..<n {
-            let c = Int(agentCell[a])
-            cellAgents[Int(cellFill[c])] = Int32(a)
-            cellFill[c] += 1
-        }
-    }
-
-    /// Moves every agent: arrival at its goal (resting a while there, then a new goal), wander,
-    /// separation from neighbours; writes the speed bucket and hit values.
+    /// Moves every agent (`SteeringStep.run`) and writes the speed bucket and hit values. The
+    /// columns move out of this object for the loop and back after it: see `AgentMotion`.
     func steer(delta: Float) {
-        rebuildGrid()
-        let n = count
-        let r = Self.separationRadius
-        let r2 = r * r
-        let maxAccel: Float = 400
-        hitsThisFrame = 0
-        let bucketValues = triggers.values(speedBucket)
-        let hitValues = triggers.values(hit)
-        for a in 0..<n {
-            // Arrival.
-            var dx = goalX[a] - x[a]
-            var dy = goalY[a] - y[a]
-            let dist = (dx * dx + dy * dy).squareRoot()
-            var desiredX: Float = 0
-            var desiredY: Float = 0
-            if rest[a] > 0 {
-                rest[a] -= delta
-                if rest[a] <= 0 {
-                    goalX[a] = random.range(-halfExtent, halfExtent)
-                    goalY[a] = random.range(-halfExtent, halfExtent)
-                    cruise[a] = random.unit() < 0.35 ? Self.runSpeed : Self.walkSpeed
-                }
-            } else if dist < 8 {
-                rest[a] = random.range(0.5, 3)
-            } else {
-                let slow: Float = 80
-                let s = cruise[a] * min(1, dist / slow)
-                dx /= dist
-                dy /= dist
-                // Wander: a slowly turning sideways offset.
-                wander[a] += random.range(-2, 2) * delta
-                let w = sin(wander[a]) * 0.3
-                desiredX = (dx - dy * w) * s
-                desiredY = (dy + dx * w) * s
-            }
-            // Separation.
-            var sx: Float = 0
-            var sy: Float = 0
-            var crowded: Float = 0
-            let c = Int(agentCell[a])
-            let cx = c % gridWidth
-            let cy = c / gridWidth
-            for gy in max(0, cy - 1)...min(gridHeight - 1, cy + 1) {
-                for gx in max(0, cx - 1)...min(gridWidth - 1, cx + 1) {
-                    let g = gy * gridWidth + gx
-                    for k in Int(cellStart[g])..<Int(cellStart[g + 1]) {
-                        let b = Int(cellAgents[k])
-                        if b == a { continue }
-                        let ox = x[a] - x[b]
-                        let oy = y[a] - y[b]
-                        let d2 = ox * ox + oy * oy
-                        if d2 < r2 && d2 > 1e-6 {
-                            let d = d2.squareRoot()
-                            let push = (r - d) / r
-                            sx += ox / d * push
-                            sy += oy / d * push
-                            crowded += push
-                        }
-                    }
-                }
-            }
-            desiredX += sx * 120
-            desiredY += sy * 120
-            // Steering force, clamped.
-            var ax = (desiredX - vx[a]) * 4
-            var ay = (desiredY - vy[a]) * 4
-            let al = (ax * ax + ay * ay).squareRoot()
-            if al > maxAccel {
-                ax *= maxAccel / al
-                ay *= maxAccel / al
-            }
-            vx[a] += ax * delta
-            vy[a] += ay * delta
-            x[a] = min(halfExtent, max(-halfExtent, x[a] + vx[a] * delta))
-            y[a] = min(halfExtent, max(-halfExtent, y[a] + vy[a] * delta))
-            let speed = (vx[a] * vx[a] + vy[a] * vy[a]).squareRoot()
-            let i = Int(entity[a].index)
-            bucketValues[i] = TriggerValue.bucket(speed, bounds: Self.bucketBounds)
-            // A hit: a hard bump while running, or a rare random one; the flag stays up for a frame.
-            let wasHit = hitFlag[a] != 0
-            let isHit = !wasHit && ((crowded > 1.2 && speed > Self.bucketBounds[1]) || random.unit() < 0.0005)
-            hitFlag[a] = isHit ? 1 : 0
-            hitValues[i] = .bool(isHit)
-            if isHit { hitsThisFrame += 1 }
-        }
+        var step = SteeringStep(motion: motion, grid: grid, random: random, halfExtent: halfExtent)
+        motion = AgentMotion()
+        grid = NeighbourGrid()
+        step.run(
+            delta: delta, entity: entity, bucketValues: triggers.values(speedBucket), hitValues: triggers.values(hit))
+        motion = step.motion
+        grid = step.grid
+        random = step.random
+        hitsThisFrame = step.hits
     }
 
     /// Places every skeleton at its agent (facing its direction of travel), over batch rows.
     func place() {
+        // Locals, read once: element reads of the object's arrays would each be checked for
+        // exclusive access (see `AgentMotion`).
+        let motion = self.motion
+        let slotOf = self.slotOf
+        let focus = self.focus
+        let holdOffscreen = self.holdOffscreen
         for batch in world.batches where batch.count > 0 {
             let p = batch.placementColumns()
             let rates = focus == nil ? nil : batch.updateRateColumns()
@@ -427,12 +292,15 @@ final class CrowdSimulation {
                 guard i < slotOf.count else { continue }
                 let a = Int(slotOf[i])
                 guard a >= 0 else { continue }
-                p.x[row] = x[a]
-                p.y[row] = y[a]
-                if vx[a] < -1 { p.scaleX[row] = -1 } else if vx[a] > 1 { p.scaleX[row] = 1 }
+                let ax = motion.x[a]
+                let ay = motion.y[a]
+                p.x[row] = ax
+                p.y[row] = ay
+                let vx = motion.vx[a]
+                if vx < -1 { p.scaleX[row] = -1 } else if vx > 1 { p.scaleX[row] = 1 }
                 if let rates, let focus {
-                    rates.significance[row] = significance(x[a], y[a], focus)
-                    rates.hidden[row] = holdOffscreen && !drawn(x[a], y[a], focus) ? 1 : 0
+                    rates.significance[row] = significance(ax, ay, focus)
+                    rates.hidden[row] = holdOffscreen && !drawn(ax, ay, focus) ? 1 : 0
                 }
             }
         }
@@ -527,5 +395,5 @@ final class CrowdSimulation {
     func position(of slot: Int) -> (Float, Float)? { slot < count ? (x[slot], y[slot]) : nil }
 
     /// Where agent `slot` is heading (for the overlay's goal markers).
-    func goal(of slot: Int) -> (Float, Float) { (goalX[slot], goalY[slot]) }
+    func goal(of slot: Int) -> (Float, Float) { (motion.goalX[slot], motion.goalY[slot]) }
 }
