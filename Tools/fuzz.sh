@@ -104,6 +104,13 @@ echo "== fuzz $target for ${seconds}s $*"
 # A Swift trap goes to libFuzzer's crash handler: Swift's own backtracer would read the process's
 # memory through instrumented copies, which AddressSanitizer reports instead of the trap.
 export SWIFT_BACKTRACE=enable=no
+# play: AddressSanitizer without the allocation stack in its reports and with a 16 MB quarantine of
+# freed blocks (the default is 256 MB, which keeps every input's blocks fresh memory): about a
+# third more executions per second (Docs/Fuzzing.md). Replay a finding with ASAN_OPTIONS= for the
+# full report. An ASAN_OPTIONS set by the caller is kept.
+if [ "$target" = play ] && [ -z "${ASAN_OPTIONS:-}" ]; then
+    export ASAN_OPTIONS=malloc_context_size=0:quarantine_size_mb=16
+fi
 status=0
 "$binary" "$work" "$corpus" "$seeds" -max_total_time="$seconds" -max_len="$max_len" "${limits[@]}" \
     -rss_limit_mb=2048 -artifact_prefix="$artifacts" -print_final_stats=1 \
