@@ -13,8 +13,11 @@ final class GPURendererKind {
     let vertexBase: Int
     let influenceBase: Int
     let layerBase: Int
-    /// The atlas textures the kind's pages were copied from.
-    let textures: AtlasTextures
+    /// The atlas textures the kind's pages were copied from; nil for a kind packed without GL
+    /// (`GPUHeapFrame`).
+    let textures: AtlasTextures?
+    /// The GL names of the kind's page textures (none without GL).
+    let pageNames: [GLuint]
     /// The kind's first texel in the column attachment table (two texels per attachment).
     let attachmentTexelBase: Int
     /// Whether its characters may be drawn from their batch's columns: false when a multiply slot
@@ -50,13 +53,15 @@ final class GPURendererKind {
     let slotCount: Int
     let attachmentCount: Int
 
+    /// A kind whose pages are `textures` (`premultiplied` per page, and no GL names when nil).
     init(
-        geometry: GPUSkeletonGeometry, textures: AtlasTextures, cornerBase: Int, vertexBase: Int, influenceBase: Int,
-        layerBase: Int, attachmentTexelBase: Int, clipPartTexelBase: Int
+        geometry: GPUSkeletonGeometry, textures: AtlasTextures?, premultiplied: [Bool], cornerBase: Int,
+        vertexBase: Int, influenceBase: Int, layerBase: Int, attachmentTexelBase: Int, clipPartTexelBase: Int
     ) {
         self.geometry = geometry
         self.textures = textures
-        premultiplied = textures.premultiplied
+        pageNames = textures?.names ?? []
+        self.premultiplied = premultiplied
         self.cornerBase = cornerBase
         self.vertexBase = vertexBase
         self.influenceBase = influenceBase
@@ -66,9 +71,9 @@ final class GPURendererKind {
         // Multiply on straight-alpha pages needs a blend state of its own: with every page
         // straight, its slots' commands carry that state; pages of both kinds in one atlas leave
         // the kind to CPU packing (which decides per image).
-        let straight = textures.premultiplied.contains(false)
-        let mixedPages = straight && textures.premultiplied.contains(true)
-        fromColumns = geometry.pageCount <= textures.premultiplied.count && !(geometry.hasMultiplySlot && mixedPages)
+        let straight = premultiplied.contains(false)
+        let mixedPages = straight && premultiplied.contains(true)
+        fromColumns = geometry.pageCount <= premultiplied.count && !(geometry.hasMultiplySlot && mixedPages)
         func owned(_ values: [Int32]) -> UnsafeMutableBufferPointer<Int32> {
             let table = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, values.count))
             _ = table.initialize(from: values)
@@ -149,7 +154,7 @@ extension GPURenderer {
     func uploadPages() throws(RenderError) {
         var pages: [(name: GLuint, width: Int, height: Int, filter: Float, pma: Bool)] = []
         for kind in kinds {
-            for (k, name) in kind.textures.names.enumerated() {
+            for (k, name) in kind.pageNames.enumerated() {
                 glBindTexture(GL.e(GL_TEXTURE_2D), name)
                 var w: GLint = 0
                 var h: GLint = 0

@@ -235,13 +235,13 @@ public final class GPURenderer {
         context.makeCurrent()
         // The kind table an open frame reads is about to be replaced.
         if pending != nil { drop() }
-        let layers = kinds.last.map { $0.layerBase + $0.textures.names.count } ?? 0
+        let layers = kinds.last.map { $0.layerBase + $0.pageNames.count } ?? 0
         guard layers + textures.names.count <= Self.maxLayers else {
             throw .texture(
                 "the GPU path holds at most \(Self.maxLayers) atlas pages; \(layers + textures.names.count) asked")
         }
         let kind = GPURendererKind(
-            geometry: geometry, textures: textures,
+            geometry: geometry, textures: textures, premultiplied: textures.premultiplied,
             cornerBase: kinds.last.map { $0.cornerBase + $0.geometry.cornerCount } ?? 0,
             vertexBase: kinds.last.map { $0.vertexBase + $0.geometry.vertexCount } ?? 0,
             influenceBase: kinds.last.map { $0.influenceBase + $0.geometry.influences.count / 4 } ?? 0,
@@ -283,26 +283,7 @@ public final class GPURenderer {
             rows.deallocate()
             rows = .allocate(capacity: max(count, rows.count * 2))
         }
-        var boneTexels = 0
-        var slotTexels = 0
-        var deformFloats = 0
-        for k in 0..<count {
-            let kind = Int(characterKinds[k])
-            guard kind >= 0 && kind < kinds.count else {
-                throw .request("character \(k) has kind \(kind), not registered")
-            }
-            let g = kinds[kind].geometry
-            rows[k] = GPUCharacterRows(
-                kind: Int32(kind), boneTexel: Int32(truncatingIfNeeded: boneTexels),
-                slotTexel: Int32(truncatingIfNeeded: slotTexels),
-                deformFloat: Int32(truncatingIfNeeded: deformFloats))
-            boneTexels &+= g.boneTableFloats / 4
-            slotTexels &+= g.drawData.slotCount
-            deformFloats &+= g.deformFloats
-        }
-        guard boneTexels < Int(Int32.max) / 4, slotTexels < Int(Int32.max), deformFloats < Int(Int32.max) else {
-            throw .buffer("a frame of \(count) characters needs more table rows than 32-bit indices reach")
-        }
+        let (boneTexels, slotTexels, deformFloats) = try GPUFrame.layOut(characterKinds, kinds: kinds, into: rows)
         frameNumber &+= 1
         tally.reset(frame: frameNumber)
         let frame = try beginFrame(
@@ -332,10 +313,8 @@ public final class GPURenderer {
         }
         let region = nextRegion
         nextRegion = (nextRegion + 1) % fences.count
-        let needs = (
-            max(16, boneTexels * 16), max(16, slotTexels * 16), max(16, deformFloats * 4),
-            max(16, count * GPUFrame.recordWords * 4)
-        )
+        let needs = GPUFrame.tableBytes(
+            count: count, boneTexels: boneTexels, slotTexels: slotTexels, deformFloats: deformFloats)
         let tables = (bones, slots, deform, characters)
         if tables.0.regionBytes < needs.0 || tables.1.regionBytes < needs.1 || tables.2.regionBytes < needs.2
             || tables.3.regionBytes < needs.3

@@ -175,10 +175,8 @@ public enum FuzzPlay {
     }
 
     /// The consumers of a pose: the CPU draw list with clipping, bounds with and without clipping,
-    /// and (for one instance) a full copy of the pose with every attachment's world vertices.
-    ///
-    /// The GPU path's per-instance tables (bone rows, slot states, draw order, deform offsets)
-    /// belong here too, packed from the same `PoseView`s, once they can be built without GL.
+    /// (for one instance) a full copy of the pose with every attachment's world vertices, and the
+    /// GPU path's packing (`packForGPU`).
     static func drawEverything(
         _ world: World, _ entities: [Entity], _ data: SkeletonData, choices: inout FuzzChoices
     ) throws {
@@ -194,6 +192,29 @@ public enum FuzzPlay {
         }
         try check(list, pages: pages)
         if !entities.isEmpty { _ = try world.pose(entities[choices.below(entities.count)]) }
+        try packForGPU(world, entities, drawData, choices: &choices)
+    }
+
+    /// The GPU path's per-character packing of the same instances (bone rows, slot rows, deform
+    /// offsets, draw commands, clipped corners) into tables on the heap of exactly the sizes the
+    /// renderer maps (`GPUHeapFrame`), from the skeleton's GPU geometry, in one or two chunks;
+    /// then what was packed is checked against what the GPU reads.
+    static func packForGPU(
+        _ world: World, _ entities: [Entity], _ drawData: SkeletonDrawData, choices: inout FuzzChoices
+    ) throws {
+        let geometry = GPUSkeletonGeometry(drawData)
+        let premultiplied = drawData.data.atlas?.pages.map(\.pma) ?? []
+        let views = try entities.map { try world.poseView($0) }
+        let heap: GPUHeapFrame
+        do {
+            heap = try GPUHeapFrame(
+                geometry: geometry, premultiplied: premultiplied, count: views.count, chunks: 1 + choices.below(2))
+        } catch {
+            throw Finding(description: "GPU frame of \(views.count) characters refused: \(error)")
+        }
+        let frame = heap.frame
+        for c in 0..<frame.chunkCount { frame.pack(chunk: c, range: frame.range(ofChunk: c)) { views[$0] } }
+        if let broken = heap.check() { throw Finding(description: "GPU packing: \(broken)") }
     }
 
     /// A draw list whose index points past its vertices, or whose batches overlap or leave indices
