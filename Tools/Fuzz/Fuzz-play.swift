@@ -8,7 +8,8 @@ import Glibc
 
 /// libFuzzer entry that plays what it loads: a skeleton (JSON when the input starts with `{`, else
 /// binary) is read, resolved against an atlas made up for it and played through every system on
-/// one and two threads, then drawn (world vertices, the CPU draw list with clipping, bounds), as
+/// one and two threads, then drawn (world vertices, the CPU draw list with clipping, bounds, the
+/// GPU path's packing into heap tables), as
 /// `FuzzPlay` (Tools/Fuzz/Play) describes. Inputs are edited by the structure-aware mutator
 /// (Tools/Fuzz/Mutator). Any trap, sanitizer report or `FuzzPlay.Finding` is a finding; a
 /// `LoadError`, `WorldError` or `AnimationStateError` is an answer.
