@@ -426,10 +426,9 @@ extension StateKernel {
     ) {
         if firstFrame { memory[0] = 0 }
         if alpha == 1 {
-            // Inlined, not `TimelineApply.apply` or `applyRotate`: a call that takes the rig
-            // tables made the compiler copy them (912 bytes) on every call of this function
-            // (callgrind, a full-rate crowd: 2 calls per character-frame, 3 % of the engine's
-            // instructions in that `memcpy`).
+            // Inlined: a call taking the rig tables made the compiler copy them (912 bytes) on
+            // every call of this function (callgrind, a full-rate crowd: 6 % of the engine's
+            // instructions, two calls per character-frame).
             TimelineApply.rotate(rig.timelines + tl, rig, cols, ctx, time: time, alpha: 1, blend: blend)
             return
         }
