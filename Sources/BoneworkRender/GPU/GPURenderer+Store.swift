@@ -17,7 +17,7 @@ final class GPURendererKind {
     /// (`GPUHeapFrame`).
     let textures: AtlasTextures?
     /// The GL names of the kind's page textures (none without GL).
-    let pageNames: [GLuint]
+    var pageNames: [GLuint] { textures?.names ?? [] }
     /// The kind's first texel in the column attachment table (two texels per attachment).
     let attachmentTexelBase: Int
     /// Whether its characters may be drawn from their batch's columns: false when a multiply slot
@@ -60,7 +60,6 @@ final class GPURendererKind {
     ) {
         self.geometry = geometry
         self.textures = textures
-        pageNames = textures?.names ?? []
         self.premultiplied = premultiplied
         self.cornerBase = cornerBase
         self.vertexBase = vertexBase

@@ -184,27 +184,25 @@ public enum FuzzPlay {
         let pages = PageBindings.numbered(data.atlas?.pages.count ?? 0)
         var builder = FrameBuilder()
         var list = DrawList()
+        let views = try entities.map { try world.poseView($0) }
         for (i, e) in entities.enumerated() {
-            builder.build(try world.poseView(e), drawData: drawData, pages: pages, into: &list)
+            builder.build(views[i], drawData: drawData, pages: pages, into: &list)
             if let box = try world.bounds(e, clipping: i % 2 == 0), box.width < 0 || box.height < 0 {
                 throw Finding(description: "bounds of negative size: \(box)")
             }
         }
         try check(list, pages: pages)
         if !entities.isEmpty { _ = try world.pose(entities[choices.below(entities.count)]) }
-        try packForGPU(world, entities, drawData, choices: &choices)
+        try packForGPU(views, drawData, choices: &choices)
     }
 
     /// The GPU path's per-character packing of the same instances (bone rows, slot rows, deform
     /// offsets, draw commands, clipped corners) into tables on the heap of exactly the sizes the
     /// renderer maps (`GPUHeapFrame`), from the skeleton's GPU geometry, in one or two chunks;
     /// then what was packed is checked against what the GPU reads.
-    static func packForGPU(
-        _ world: World, _ entities: [Entity], _ drawData: SkeletonDrawData, choices: inout FuzzChoices
-    ) throws {
+    static func packForGPU(_ views: [PoseView], _ drawData: SkeletonDrawData, choices: inout FuzzChoices) throws {
         let geometry = GPUSkeletonGeometry(drawData)
         let premultiplied = drawData.data.atlas?.pages.map(\.pma) ?? []
-        let views = try entities.map { try world.poseView($0) }
         let heap: GPUHeapFrame
         do {
             heap = try GPUHeapFrame(
