@@ -12,8 +12,9 @@ modules=(Bonework BoneworkFormat BoneworkImage BoneworkWorld BoneworkRender Bone
     BoneworkTriggers BoneworkConformance)
 # The same graphs Tools/doc-coverage.sh reads (the test modules cannot be extracted; the tool says
 # so on stderr and goes on).
-swift package dump-symbol-graph --skip-synthesized-members --skip-inherited-docs >/dev/null 2>&1 || true
-graphs=$(swift build --show-bin-path)/../symbolgraph
+source Tools/test-targets.sh
+swift package "${test_build[@]}" dump-symbol-graph --skip-synthesized-members --skip-inherited-docs >/dev/null 2>&1 || true
+graphs=$(swift build "${test_build[@]}" --show-bin-path)/../symbolgraph
 rm -rf out/docs out/docs-graphs
 mkdir -p out/docs
 for m in "${modules[@]}"; do
