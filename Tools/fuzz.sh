@@ -26,7 +26,31 @@ target=${1:?target: atlas, json, binary, play, request, scenario, png or all}
 seconds=${2:-60}
 shift 2 || true
 if [ "$target" = all ]; then
-    for t in atlas json binary play request scenario png; do "$0" "$t" "$seconds" "$@"; done
+    # Every target is built first, one after the other (the builds share .build/fuzz), then run
+    # FUZZ_JOBS at a time (default: one per core; each libFuzzer process uses one), each into its
+    # own log, printed when it ends. Each target's directories are its own.
+    all=(atlas json binary play request scenario png)
+    for t in "${all[@]}"; do FUZZ_STEP=build "$0" "$t" "$seconds"; done
+    jobs=${FUZZ_JOBS:-$(nproc)}
+    logs=.build/fuzz/logs
+    mkdir -p "$logs"
+    declare -A running=()
+    failed=()
+    finish() {
+        local pid status=0
+        wait -n -p pid "${!running[@]}" || status=$?
+        cat "$logs/${running[$pid]}.log"
+        [ "$status" -eq 0 ] || failed+=("${running[$pid]}")
+        unset "running[$pid]"
+    }
+    for t in "${all[@]}"; do
+        while [ ${#running[@]} -ge "$jobs" ]; do finish; done
+        FUZZ_STEP=run "$0" "$t" "$seconds" "$@" >"$logs/$t.log" 2>&1 &
+        running[$!]=$t
+    done
+    while [ ${#running[@]} -gt 0 ]; do finish; done
+    if [ ${#failed[@]} -gt 0 ]; then echo "fuzz: failed: ${failed[*]}"; exit 1; fi
+    echo "fuzz: ${#all[@]} targets clean, $jobs at a time"
     exit 0
 fi
 module=BoneworkFormat
@@ -73,23 +97,28 @@ if [ "$target" = play ]; then
     instrument=(-Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table)
 fi
 mkdir -p "$scratch"
-swift build -c release --target "$module" --scratch-path "$objdir" \
-    "${instrument[@]}" -Xswiftc -enable-testing >"$scratch/build-$target.log" 2>&1 \
-    || { cat "$scratch/build-$target.log" >&2; exit 1; }
-objects=$(for b in "${builds[@]}"; do find "$objdir/release/$b.build" -name '*.o'; done)
 binary="$objdir/fuzz-$target"
-if [ "$target" = play ]; then
-    # The mutator runs between executions: no coverage or sanitizer instrumentation, its own module.
-    mutator=$objdir/mutator
-    mkdir -p "$mutator"
-    swiftc -O -wmo -parse-as-library -module-name BoneworkFuzzMutator -I "$objdir/release/Modules" -I Sources/CPNG \
-        -emit-module-path "$mutator/BoneworkFuzzMutator.swiftmodule" -emit-object -o "$mutator/BoneworkFuzzMutator.o" \
-        Tools/Fuzz/Mutator/*.swift
-    link+=(-I "$mutator" "$mutator/BoneworkFuzzMutator.o")
+# FUZZ_STEP=build only builds the target, FUZZ_STEP=run runs the one built (what `all` does).
+step=${FUZZ_STEP:-both}
+if [ "$step" != run ]; then
+    swift build -c release --target "$module" --scratch-path "$objdir" \
+        "${instrument[@]}" -Xswiftc -enable-testing >"$scratch/build-$target.log" 2>&1 \
+        || { cat "$scratch/build-$target.log" >&2; exit 1; }
+    objects=$(for b in "${builds[@]}"; do find "$objdir/release/$b.build" -name '*.o'; done)
+    if [ "$target" = play ]; then
+        # The mutator runs between executions: no coverage or sanitizer instrumentation, its own module.
+        mutator=$objdir/mutator
+        mkdir -p "$mutator"
+        swiftc -O -wmo -parse-as-library -module-name BoneworkFuzzMutator -I "$objdir/release/Modules" -I Sources/CPNG \
+            -emit-module-path "$mutator/BoneworkFuzzMutator.swiftmodule" -emit-object -o "$mutator/BoneworkFuzzMutator.o" \
+            Tools/Fuzz/Mutator/*.swift
+        link+=(-I "$mutator" "$mutator/BoneworkFuzzMutator.o")
+    fi
+    swiftc -O -sanitize=fuzzer,address -parse-as-library "Tools/Fuzz/Fuzz-$target.swift" \
+        -I "$objdir/release/Modules" -I Sources/CPNG $objects "${link[@]}" -lpng -o "$binary" 2>&1 \
+        | { grep -v "Cannot export local symbol" || true; }
 fi
-swiftc -O -sanitize=fuzzer,address -parse-as-library "Tools/Fuzz/Fuzz-$target.swift" \
-    -I "$objdir/release/Modules" -I Sources/CPNG $objects "${link[@]}" -lpng -o "$binary" 2>&1 \
-    | { grep -v "Cannot export local symbol" || true; }
+[ "$step" = build ] && exit 0
 corpus=Tools/Fuzz/corpus/$target
 # Whole exports are too large to keep in the repository: play's corpus stays in .build.
 [ "$target" = play ] && corpus=$scratch/corpus-play
