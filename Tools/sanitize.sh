@@ -6,6 +6,9 @@
 # SANITIZE_BOX_SECONDS=S stops each test group after S seconds; a group stopped there without a
 # report counts as clean for the part that ran (CI uses it to stay within its time budget; run
 # without it for the whole suite).
+# SANITIZE_DEADLINE=T (seconds since the epoch) shrinks each group's box so that the groups left
+# share the time left until T, at least SANITIZE_MIN_BOX_SECONDS (60) each: CI sets it so that its
+# whole run stays within its budget on a slower machine, where the sanitizers absorb the slack.
 # Like Tools/test.sh, each test target runs in its own process. Any report fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +17,12 @@ scratch=.build/sanitize-$mode
 case $mode in
     address)
         source Tools/test-targets.sh
-        targets=("${test_targets[@]}")
+        # The long groups last, so that under a deadline they share what the short ones leave.
+        targets=()
+        for t in "${test_targets[@]}"; do
+            case $t in BoneworkWorldTests | BoneworkRenderTests) ;; *) targets+=("$t") ;; esac
+        done
+        targets+=(BoneworkWorldTests BoneworkRenderTests)
         filters=("${targets[@]/%/\\.}")
         # Leaks inside the system's GL driver (Mesa, LLVM) and libdispatch's per-thread caches are
         # not Bonework's; Tools/lsan.supp lists them by library.
@@ -34,8 +42,10 @@ case $mode in
         # The tests that run systems on several threads: the worker pool, the scheduler, every golden
         # pose replayed on two threads, physics determinism, the profiler, triggers, the shared
         # SkeletonData pool, the GPU path's culling and packing on worker threads (with columns read in place).
-        filters=("BoneworkWorldTests\\.WorkerPoolTests" "BoneworkWorldTests\\.(ParallelTests|ParallelTraceTests|PhysicsDeterminismTests|ProfilerTests|WorldTests|TriggerTests|UpdateRateTests)"
-            "BoneworkFormatTests\\.SkeletonDataPoolTests" "BoneworkRenderTests\\.GPUThreadingTests" "BoneworkRenderTests\\.(GPUColumnThreadingTests|GPUInPlaceColumnTests)")
+        # The long group (the World's) last, so that under a deadline it has what the others leave.
+        filters=("BoneworkWorldTests\\.WorkerPoolTests" "BoneworkFormatTests\\.SkeletonDataPoolTests"
+            "BoneworkRenderTests\\.GPUThreadingTests" "BoneworkRenderTests\\.(GPUColumnThreadingTests|GPUInPlaceColumnTests)"
+            "BoneworkWorldTests\\.(ParallelTests|ParallelTraceTests|PhysicsDeterminismTests|ProfilerTests|WorldTests|TriggerTests|UpdateRateTests)")
         export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
         # The heap-allocation check forks a measuring child, which can deadlock on the thread
         # sanitizer's own locks while other tests run; it is not a threading test and runs in the
@@ -50,6 +60,7 @@ Tools/install-system-packages.sh
 swift build --build-tests --sanitize="$mode" --scratch-path "$scratch"
 failed=()
 boxed=()
+clean=0
 for filter in "${filters[@]}"; do
     echo "== $mode: $filter"
     options=${ASAN_OPTIONS:-}
@@ -60,17 +71,26 @@ for filter in "${filters[@]}"; do
         options="$options:detect_leaks=0"
     fi
     box=()
-    [ -n "${SANITIZE_BOX_SECONDS:-}" ] && box=(timeout --kill-after=30 "$SANITIZE_BOX_SECONDS")
+    seconds=${SANITIZE_BOX_SECONDS:-}
+    if [ -n "${SANITIZE_DEADLINE:-}" ]; then
+        share=$(( (SANITIZE_DEADLINE - $(date +%s)) / (${#filters[@]} - ${#failed[@]} - ${#boxed[@]} - clean) ))
+        share=$(( share > ${SANITIZE_MIN_BOX_SECONDS:-60} ? share : ${SANITIZE_MIN_BOX_SECONDS:-60} ))
+        seconds=$(( ${seconds:-$share} < share ? ${seconds:-$share} : share ))
+        echo "$mode sanitizer: $filter boxed at ${seconds}s (the groups left share the time to the deadline)"
+    fi
+    [ -n "$seconds" ] && box=(timeout --kill-after=30 "$seconds")
     status=0
     ASAN_OPTIONS=$options ${box[@]+"${box[@]}"} swift test --skip-build --sanitize="$mode" --scratch-path "$scratch" \
         --filter "^$filter" ${skip[@]+"${skip[@]}"} || status=$?
     if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
         # A time box (CI sets one so that the whole run fits its budget): the tests that ran
         # until then reported nothing; a report would have failed the group.
-        echo "$mode sanitizer: $filter stopped at its time box of ${SANITIZE_BOX_SECONDS}s with no report"
+        echo "$mode sanitizer: $filter stopped at its time box of ${seconds}s with no report"
         boxed+=("$filter")
     elif [ "$status" -ne 0 ]; then
         failed+=("$filter")
+    else
+        clean=$((clean + 1))
     fi
 done
 if [ ${#failed[@]} -gt 0 ]; then
