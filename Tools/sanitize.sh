@@ -83,6 +83,10 @@ for filter in "${filters[@]}"; do
     ASAN_OPTIONS=$options ${box[@]+"${box[@]}"} swift test --skip-build --sanitize="$mode" --scratch-path "$scratch" \
         --filter "^$filter" ${skip[@]+"${skip[@]}"} || status=$?
     if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+        # The box stops `swift test`, not the test runner it started in a process group of its
+        # own: that one would go on using the cores through the steps after it (seen: a boxed
+        # ThreadSanitizer group still running 10 minutes later).
+        pkill -KILL -f "$PWD/$scratch/" || true
         # A time box (CI sets one so that the whole run fits its budget): the tests that ran
         # until then reported nothing; a report would have failed the group.
         echo "$mode sanitizer: $filter stopped at its time box of ${seconds}s with no report"
