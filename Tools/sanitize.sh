@@ -60,7 +60,7 @@ Tools/install-system-packages.sh
 swift build --build-tests --sanitize="$mode" --scratch-path "$scratch"
 failed=()
 boxed=()
-clean=0
+started=0
 for filter in "${filters[@]}"; do
     echo "== $mode: $filter"
     options=${ASAN_OPTIONS:-}
@@ -73,8 +73,9 @@ for filter in "${filters[@]}"; do
     box=()
     seconds=${SANITIZE_BOX_SECONDS:-}
     if [ -n "${SANITIZE_DEADLINE:-}" ]; then
-        share=$(( (SANITIZE_DEADLINE - $(date +%s)) / (${#filters[@]} - ${#failed[@]} - ${#boxed[@]} - clean) ))
-        share=$(( share > ${SANITIZE_MIN_BOX_SECONDS:-60} ? share : ${SANITIZE_MIN_BOX_SECONDS:-60} ))
+        share=$(( (SANITIZE_DEADLINE - $(date +%s)) / (${#filters[@]} - started) ))
+        min_box=${SANITIZE_MIN_BOX_SECONDS:-60}
+        share=$(( share > min_box ? share : min_box ))
         seconds=$(( ${seconds:-$share} < share ? ${seconds:-$share} : share ))
         echo "$mode sanitizer: $filter boxed at ${seconds}s (the groups left share the time to the deadline)"
     fi
@@ -93,9 +94,8 @@ for filter in "${filters[@]}"; do
         boxed+=("$filter")
     elif [ "$status" -ne 0 ]; then
         failed+=("$filter")
-    else
-        clean=$((clean + 1))
     fi
+    started=$((started + 1))
 done
 if [ ${#failed[@]} -gt 0 ]; then
     echo "$mode sanitizer: failed: ${failed[*]}"
