@@ -1,9 +1,90 @@
 import BoneworkWorld
 import CGL
 
-// The GL side of `submit`: uploading a frame's clipped corners and commands, the draw calls and
+// `submit` and its GL side: uploading a frame's clipped corners and commands, the draw calls and
 // their timer queries.
 extension GPURenderer {
+    /// Closes `frame` and draws it into the bound framebuffer (GL thread); every packing call must
+    /// have returned. A frame that is not the open one draws nothing.
+    @discardableResult
+    public func submit(_ frame: GPUFrame, viewport: WorldViewport) -> RenderFrameStats {
+        let wallStart = RenderClock.wall()
+        let cpuStart = RenderClock.threadCPU()
+        var stats = RenderFrameStats()
+        guard let pending, pending.id == frame.id else {
+            lastFrame = stats
+            return stats
+        }
+        context.makeCurrent()
+        tally.frame.store(0, ordering: .sequentiallyConsistent)
+        stats.instances = pending.count
+        stats.packNanoseconds = tally.cpu.load(ordering: .acquiring)
+        stats.packChunks = tally.chunks.load(ordering: .acquiring)
+        stats.fillNanoseconds = wallStart &- pending.wallStart
+        var closed = true
+        driver { for table in streamed where !table.unmap() { closed = false } }
+        // Commands in chunk order, dynamic ones pointed at their chunk's corners.
+        var commandCount = 0
+        for c in 0..<frame.chunkCount { commandCount += chunks[c].work.commands.count }
+        staging.removeAll(keepingCapacity: true)
+        staging.append(contentsOf: repeatElement(0, count: commandCount * 4))
+        stagingStates.removeAll(keepingCapacity: true)
+        stagingStates.append(contentsOf: repeatElement(0, count: commandCount))
+        var dynamicCorners = 0
+        ensureIota(pending.count)
+        let clippedBase = UInt32(truncatingIfNeeded: iotaCount)
+        staging.withUnsafeMutableBufferPointer { words in
+            stagingStates.withUnsafeMutableBufferPointer { states in
+                var k = 0
+                for c in 0..<frame.chunkCount {
+                    let work = chunks[c].work
+                    let dynamicBase = UInt32(truncatingIfNeeded: staticCorners + dynamicCorners)
+                    work.commands.withUnsafeBufferPointer { commands in
+                        for command in commands {
+                            words[k &* 4] = command.count
+                            words[k &* 4 &+ 1] = max(1, command.parts)
+                            words[k &* 4 &+ 2] = command.dynamic ? dynamicBase &+ command.first : command.first
+                            // The iota's second half carries the clipped flag.
+                            words[k &* 4 &+ 3] =
+                                command.parts > 0 ? clippedBase &+ command.character : command.character
+                            states[k] = command.state
+                            k &+= 1
+                        }
+                    }
+                    dynamicCorners += work.dynamic.count / 8
+                }
+            }
+        }
+        if dynamicCorners > 0 { driver { uploadDynamic(frame: frame, corners: dynamicCorners) } }
+        stats.uploadBytes = pending.bytes + staging.count * 4 + dynamicCorners * 32
+        stats.uploadNanoseconds = RenderClock.wall() &- wallStart
+        driver { readTimer(pending.region) }
+        if closed && commandCount > 0 && viewport.width != 0 && viewport.height != 0 {
+            driverCalls?(1)
+            defer { driverCalls?(0) }
+            let timed = !timerPending[pending.region] && frameNumber % UInt64(gpuTimerInterval) == 0
+            if timed { glBeginQuery(GL.e(GL_TIME_ELAPSED), timerQueries[pending.region]) }
+            encode(commandCount: commandCount, region: pending.region, viewport: viewport, stats: &stats)
+            if timed {
+                glEndQuery(GL.e(GL_TIME_ELAPSED))
+                timerPending[pending.region] = true
+            }
+        }
+        stats.gpuNanoseconds = lastGPUNanoseconds
+        stats.commands = commandCount
+        driver {
+            if let old = fences[pending.region] { glDeleteSync(old) }
+            fences[pending.region] = glFenceSync(GL.e(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
+            if pending.columnBytes > 0 && !columnScratch.inPlace.isEmpty { columnMemory?.frameRead() }
+        }
+        self.pending = nil
+        stats.wallNanoseconds = RenderClock.wall() &- pending.wallStart
+        stats.submitNanoseconds = pending.beginCPU &+ (RenderClock.threadCPU() &- cpuStart)
+        stats.cpuNanoseconds = stats.submitNanoseconds &+ stats.packNanoseconds
+        lastFrame = stats
+        return stats
+    }
+
     /// Reads the region's timer query if it has finished (never waits); the region's fence has
     /// passed by the time its next frame is submitted, so its result is normally there.
     func readTimer(_ region: Int) {
