@@ -33,7 +33,9 @@ extension AnimationStateStore {
 
     /// A fresh entry for `animation` (-1 = empty) on `track`, mixing from `last` (-1 = none).
     private func newEntry(row: Int, track: Int, animation: Int32, loop: Bool, last: Int) -> Int {
-        let slot = pool.obtain()
+        // The slot at the row's place in the pool, or the first free one after it (see
+        // `TrackEntryPool`): neighbouring rows' entries stay near each other.
+        let slot = pool.obtain(near: row * pool.columns.capacity / max(rowCapacity, 1))
         // A listener of the slot's previous entry does not carry over.
         setEntryListener(slot, nil)
         let e = pool.columns
