@@ -158,8 +158,8 @@ struct EntryColumns {
 /// free slots in a last-in first-out list, the crowd's animation changes (new entries taking
 /// the slots other rows' entries had just freed) scattered a row's entries over the whole pool
 /// within seconds, and the state update and the apply of rows not posed spent their time
-/// waiting for them: 100,000 default characters under `--budget-ms 12` on one thread took
-/// 60-72 ms of engine CPU per frame that way, 48-49 ms this way (the state update 18-22 ms ->
+/// waiting for them: 100,000 default characters under `--budget-ms 12` on two threads took
+/// 57-67 ms of engine CPU per frame that way, 49-53 ms this way (the state update 17-19 ms ->
 /// 11-12 ms; `Docs/UpdateRates.md`). A search reads a word of free bits per 64 slots and a
 /// summary word per 4,096.
 struct TrackEntryPool {
