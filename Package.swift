@@ -102,7 +102,8 @@ let package = Package(
             name: "BoneworkTestSupport", dependencies: ["BoneworkFormat", "BoneworkImage", "BoneworkProfiling"],
             path: "Tests/BoneworkTestSupport"),
         .testTarget(
-            name: "BoneworkFormatTests", dependencies: ["BoneworkFormat", "BoneworkAssets", "BoneworkTestSupport"]),
+            name: "BoneworkFormatTests",
+            dependencies: ["BoneworkFormat", "BoneworkAssets", "BoneworkProfiling", "BoneworkTestSupport"]),
         .testTarget(
             name: "BoneworkWorldTests",
             dependencies: [

@@ -225,4 +225,10 @@ public struct SplitMix64: Sendable {
     public mutating func nextUnit() -> Double {
         Double(next() >> 40) / Double(1 << 24)
     }
+
+    /// A value in `0..<bound` (the next 64 bits modulo `bound`); 0, drawing nothing, when `bound`
+    /// is not positive.
+    public mutating func below(_ bound: Int) -> Int {
+        bound > 0 ? Int(next() % UInt64(bound)) : 0
+    }
 }

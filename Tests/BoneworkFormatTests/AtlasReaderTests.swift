@@ -1,5 +1,6 @@
 import BoneworkFormat
 import BoneworkImage
+import BoneworkProfiling
 import BoneworkTestSupport
 import Foundation
 import Testing
@@ -368,7 +369,7 @@ private let malformedAtlasCases: [AtlasReaderMalformedCase] = [
     /// Truncations and byte corruptions of a real atlas either load or throw `LoadError`; none traps.
     @Test func corruptedExampleNeverTraps() throws {
         let original = try SkeletonLoader.readFile(TestPaths.examples.path + "/spineboy/spineboy-run.atlas")
-        var random = AtlasFuzzRandom(seed: 0x5EED)
+        var random = SplitMix64(seed: 0x5EED)
         var failures = 0
         for round in 0..<400 {
             var bytes = original
@@ -389,18 +390,6 @@ private let malformedAtlasCases: [AtlasReaderMalformedCase] = [
             }
         }
         #expect(failures > 0)
-    }
-}
-
-private struct AtlasFuzzRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -1,23 +1,9 @@
+import BoneworkProfiling
 import BoneworkTestSupport
 import Foundation
 import Testing
 
 @testable import BoneworkFormat
-
-/// Deterministic pseudo-random numbers (SplitMix64) for reproducible corruption tests.
-private struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
 
 /// Writes the binary format, for hand-made test files.
 private struct SkelWriter {
@@ -144,7 +130,7 @@ extension BinaryReaderTests {
         .timeLimit(.minutes(5)), arguments: [("coin/coin-pro.skel", 4_000), ("spineboy/spineboy-pro.skel", 1_000)])
     func randomCorruptionNeverTraps(_ file: String, _ iterations: Int) throws {
         let original = try BinaryFixtures.bytes(file)
-        var random = SplitMix64(state: 0xB0E5_0000 &+ UInt64(original.count))
+        var random = SplitMix64(seed: 0xB0E5_0000 &+ UInt64(original.count))
         var loaded = 0
         var failed = 0
         for _ in 0..<iterations {

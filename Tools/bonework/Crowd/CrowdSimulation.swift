@@ -4,24 +4,19 @@ import BoneworkTriggers
 import BoneworkWorld
 import Foundation
 
-/// A small, fast, seeded random generator (SplitMix64).
+/// The crowd's seeded random numbers: `SplitMix64` one step past `seed`, with the float draws the
+/// simulation uses.
 struct CrowdRandom {
-    var state: UInt64
+    private var bits: SplitMix64
 
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    init(seed: UInt64) { bits = SplitMix64(seed: seed &+ 0x9E37_79B9_7F4A_7C15) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { bits.next() }
 
     /// Uniform in [0, 1).
     mutating func unit() -> Float { Float(next() >> 40) / Float(1 << 24) }
     mutating func range(_ lo: Float, _ hi: Float) -> Float { lo + (hi - lo) * unit() }
-    mutating func below(_ n: Int) -> Int { n > 0 ? Int(next() % UInt64(n)) : 0 }
+    mutating func below(_ n: Int) -> Int { bits.below(n) }
 }
 
 /// One kind of character in the crowd: its skeleton, the skins to vary over and the scopes
