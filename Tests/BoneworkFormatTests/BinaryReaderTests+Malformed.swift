@@ -91,6 +91,19 @@ private func craftedSkeleton(slots: Int = 1, animation: (inout SkelWriter) -> Vo
 /// Writes the timeline groups before attachment timelines as empty.
 private func noCurveTimelines(_ w: inout SkelWriter) { for _ in 0..<6 { w.varint(0) } }
 
+/// The start of one deform timeline, after the curve timelines: one skin (the default), its slot 0,
+/// attachment "mesh" (name 1), and `keys` keys.
+private func deformTimeline(_ w: inout SkelWriter, keys: Int) {
+    w.varint(1)  // attachment timelines: one skin
+    w.varint(0)  // skin 0
+    w.varint(1)  // one slot
+    w.varint(0)  // slot 0
+    w.varint(1)  // one attachment
+    w.varint(1)  // "mesh"
+    w.byte(0)  // deform
+    w.varint(keys)
+}
+
 private func loadError(_ body: () throws -> Void) -> LoadError? {
     do {
         try body()
@@ -172,14 +185,7 @@ extension BinaryReaderTests {
                 "key count",
                 craftedSkeleton { w in
                     noCurveTimelines(&w)
-                    w.varint(1)  // attachment timelines: one skin
-                    w.varint(0)
-                    w.varint(1)
-                    w.varint(0)
-                    w.varint(1)
-                    w.varint(1)  // "mesh"
-                    w.byte(0)  // deform
-                    w.varint(1_500_000_000)  // keys
+                    deformTimeline(&w, keys: 1_500_000_000)
                 }
             ))
         cases.append(
@@ -224,15 +230,8 @@ extension BinaryReaderTests {
         w.string("anim")
         w.varint(1)
         noCurveTimelines(&w)
-        w.varint(1)
-        w.varint(0)
-        w.varint(1)
-        w.varint(0)
-        w.varint(1)
-        w.varint(1)
-        w.byte(0)  // deform
         let keys = 2_000
-        w.varint(keys)
+        deformTimeline(&w, keys: keys)
         w.varint(0)  // beziers
         w.float(0)
         for key in 0..<keys {
@@ -292,14 +291,7 @@ extension BinaryReaderTests {
     @Test func deformKeysAreFullVertexArrays() throws {
         let bytes = craftedSkeleton { w in
             noCurveTimelines(&w)
-            w.varint(1)
-            w.varint(0)
-            w.varint(1)
-            w.varint(0)
-            w.varint(1)
-            w.varint(1)  // "mesh"
-            w.byte(0)  // deform
-            w.varint(3)  // keys
+            deformTimeline(&w, keys: 3)
             w.varint(1)  // beziers
             w.float(0)
             w.varint(0)  // key 0: setup vertices

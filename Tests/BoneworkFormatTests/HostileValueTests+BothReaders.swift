@@ -176,14 +176,7 @@ extension HostileValueTests {
     /// A .skel whose default skin holds one mesh in slot 0: `vertices` x,y pairs, `hull`, then
     /// `triangles` indices.
     static func meshSkel(vertexCount: Int, hull: Int, triangles: [Int]) -> SkelWriter {
-        var w = SkelWriter()
-        w.header(strings: ["m"])
-        w.bones(1)
-        w.slots([(bone: 0, attachment: 0)])
-        w.noIKTransformOrPathConstraints()
-        w.noPhysics()
-        w.defaultSkin(attachmentCount: 1) { s in
-            s.varint(1)  // name: string 1
+        var w = SkelWriter.oneAttachment(named: "m") { s in
             s.byte(2)  // a mesh, no path, colour or sequence, unweighted
             s.mark("hull")
             s.varint(hull)
@@ -252,14 +245,7 @@ extension HostileValueTests {
     }
 
     static func sequenceSkel(count: Int, start: Int, digits: Int, setup: Int) -> SkelWriter {
-        var w = SkelWriter()
-        w.header(strings: ["r"])
-        w.bones(1)
-        w.slots([(bone: 0, attachment: 0)])
-        w.noIKTransformOrPathConstraints()
-        w.noPhysics()
-        w.defaultSkin(attachmentCount: 1) { s in
-            s.varint(1)
+        var w = SkelWriter.oneAttachment(named: "r") { s in
             s.byte(64)  // a region with a sequence
             s.mark("count")
             s.varint(count)

@@ -107,14 +107,7 @@ extension HostileValueTests {
         let kept = try Self.json(json.replacingOccurrences(of: "INDEX", with: "1048575"))
         #expect(kept.animations[0].frames[1] == Float(1_048_575 << 4))
         for (modeAndIndex, loads) in [(-1 << 4, false), (1 << 24, false), (1_048_575 << 4 | 2, true)] {
-            var w = SkelWriter()
-            w.header(strings: ["r"])
-            w.bones(1)
-            w.slots([(bone: 0, attachment: 0)])
-            w.noIKTransformOrPathConstraints()
-            w.noPhysics()
-            w.defaultSkin(attachmentCount: 1) { s in
-                s.varint(1)
+            var w = SkelWriter.oneAttachment(named: "r") { s in
                 s.byte(64)
                 s.varint(3)  // count
                 s.varint(1)  // start

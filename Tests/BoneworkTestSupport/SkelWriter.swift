@@ -128,6 +128,23 @@ public struct SkelWriter {
         varint(0)  // no other skins
     }
 
+    /// A skeleton up to its events: one bone, one slot (showing nothing in the setup pose), no
+    /// constraints, and a default skin holding one attachment in that slot, named `name` (the
+    /// string table's only entry): its name index is written here, the rest by `attachment`.
+    public static func oneAttachment(named name: String, _ attachment: (inout SkelWriter) -> Void) -> SkelWriter {
+        var w = SkelWriter()
+        w.header(strings: [name])
+        w.bones(1)
+        w.slots([(bone: 0, attachment: 0)])
+        w.noIKTransformOrPathConstraints()
+        w.noPhysics()
+        w.defaultSkin(attachmentCount: 1) { s in
+            s.varint(1)  // name: string 1
+            attachment(&s)
+        }
+        return w
+    }
+
     /// No skins at all.
     public mutating func noSkins() {
         varint(0)
