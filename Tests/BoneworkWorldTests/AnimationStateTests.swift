@@ -232,17 +232,7 @@ private final class StateEventLog {
     /// Thousands of instances: once the pool has the entries the workload needs, frames and
     /// re-queued animations reuse them; the pool does not grow.
     @Test func entryPoolStopsGrowingAtTheWorkloadsHighWater() throws {
-        let data = try ExampleSkeletons.spineboy()
-        let world = World()
-        try world.setAnimationStateData(AnimationStateData(skeletonData: data, defaultMix: 0.2))
-        var states: [AnimationState] = []
-        for _ in 0..<1000 {
-            let state = try world.animationState(try world.spawn(data))
-            try state.setAnimation(0, "run", loop: true)
-            let aim = try state.setAnimation(1, "aim", loop: true)
-            try aim.setMixBlend(.add)
-            states.append(state)
-        }
+        let (world, states) = try spineboyStates(1000, start: runAndAim)
         let store = try world.locate(states[0].entity).batch.animationStates
         func cycle() throws {
             for (i, state) in states.enumerated() where i % 10 == 0 {
@@ -266,18 +256,8 @@ private final class StateEventLog {
     /// Frames with two tracks, mixing, events and listeners, and operations that queue new
     /// animations, allocate nothing once the pool and queues have grown to the workload.
     @Test func framesAndRequeuingDoNotAllocate() throws {
-        let data = try ExampleSkeletons.spineboy()
-        let world = World()
-        try world.setAnimationStateData(AnimationStateData(skeletonData: data, defaultMix: 0.2))
-        var states: [AnimationState] = []
+        let (world, states) = try spineboyStates(150, start: runAndAim)
         var heard = 0
-        for _ in 0..<150 {
-            let state = try world.animationState(try world.spawn(data))
-            try state.setAnimation(0, "run", loop: true)
-            let aim = try state.setAnimation(1, "aim", loop: true)
-            try aim.setMixBlend(.add)
-            states.append(state)
-        }
         let store = try world.locate(states[0].entity).batch.animationStates
         store.listener = { _, _, event in if event != nil { heard += 1 } }
         var frame = 0
@@ -377,4 +357,26 @@ private final class StateEventLog {
             #expect(try world.animationState(e).getCurrent(0)?.name == "jump")
         }
     }
+}
+
+/// A world of `count` spineboys whose animation states mix by 0.2 s by default, each state handed
+/// to `start` once spawned.
+func spineboyStates(_ count: Int, start: (AnimationState) throws -> Void) throws -> (World, [AnimationState]) {
+    let data = try ExampleSkeletons.spineboy()
+    let world = World()
+    try world.setAnimationStateData(AnimationStateData(skeletonData: data, defaultMix: 0.2))
+    var states: [AnimationState] = []
+    for _ in 0..<count {
+        let state = try world.animationState(try world.spawn(data))
+        try start(state)
+        states.append(state)
+    }
+    return (world, states)
+}
+
+/// Spineboy running on track 0 and aiming on track 1, added.
+private func runAndAim(_ state: AnimationState) throws {
+    try state.setAnimation(0, "run", loop: true)
+    let aim = try state.setAnimation(1, "aim", loop: true)
+    try aim.setMixBlend(.add)
 }

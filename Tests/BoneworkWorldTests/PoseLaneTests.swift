@@ -174,11 +174,7 @@ struct PoseLaneTests {
             "mix-and-match/mix-and-match-pro.skel", atlas: "mix-and-match/mix-and-match.atlas")
         #expect(data.pathConstraints.count >= 2)
         func run(_ layout: ColumnLayout) throws -> [[UInt32]] {
-            let world = World(layout: layout, trackCount: 1)
-            var entities: [Entity] = []
-            for n in 0..<16 {
-                let e = try world.spawn(data, skin: "full-skins/girl")
-                try world.setAnimation(e, track: 0, n % 3 == 0 ? "dance" : "walk", loop: true)
+            try girlsPosed(data, layout) { world, e, n in
                 for k in data.pathConstraints.indices {
                     var pose = try world.pathConstraint(e, k)
                     switch (n + k) % 8 {
@@ -193,16 +189,9 @@ struct PoseLaneTests {
                     }
                     try world.setPathConstraint(e, k, pose)
                 }
-                entities.append(e)
             }
-            for n in 0..<12 { world.update(n == 5 ? 0.4 : 1 / 60) }
-            return try entities.map { ParallelTraceTests.bits(try world.pose($0)) }
         }
-        let oneByOne = try run(.instanceMajor)
-        for chunk in [4, 8] {
-            let lanes = try run(ColumnLayout(chunkSize: chunk))
-            for n in oneByOne.indices { #expect(oneByOne[n] == lanes[n], "chunk \(chunk): instance \(n) differs") }
-        }
+        try expectLanesMatchOneByOne(run)
     }
 
     /// Absolute world transform constraints in lanes (`TransformLanes`) whatever each lane's
@@ -215,11 +204,7 @@ struct PoseLaneTests {
             "mix-and-match/mix-and-match-pro.skel", atlas: "mix-and-match/mix-and-match.atlas")
         #expect(data.transformConstraints.count >= 8)
         func run(_ layout: ColumnLayout) throws -> [[UInt32]] {
-            let world = World(layout: layout, trackCount: 1)
-            var entities: [Entity] = []
-            for n in 0..<16 {
-                let e = try world.spawn(data, skin: "full-skins/girl")
-                try world.setAnimation(e, track: 0, n % 3 == 0 ? "dance" : "walk", loop: true)
+            try girlsPosed(data, layout) { world, e, n in
                 for k in data.transformConstraints.indices {
                     var mix = try world.transformConstraint(e, k)
                     switch (n + k) % 9 {
@@ -235,16 +220,9 @@ struct PoseLaneTests {
                     }
                     try world.setTransformConstraint(e, k, mix)
                 }
-                entities.append(e)
             }
-            for n in 0..<12 { world.update(n == 5 ? 0.4 : 1 / 60) }
-            return try entities.map { ParallelTraceTests.bits(try world.pose($0)) }
         }
-        let oneByOne = try run(.instanceMajor)
-        for chunk in [4, 8] {
-            let lanes = try run(ColumnLayout(chunkSize: chunk))
-            for n in oneByOne.indices { #expect(oneByOne[n] == lanes[n], "chunk \(chunk): instance \(n) differs") }
-        }
+        try expectLanesMatchOneByOne(run)
     }
 
     /// Physics simulations in lanes (`PhysicsLanes`) whatever each lane's state: instances
@@ -291,11 +269,7 @@ struct PoseLaneTests {
             }
             return try entities.map { ParallelTraceTests.bits(try world.pose($0)) }
         }
-        let oneByOne = try run(.instanceMajor)
-        for chunk in [4, 8] {
-            let lanes = try run(ColumnLayout(chunkSize: chunk))
-            for n in oneByOne.indices { #expect(oneByOne[n] == lanes[n], "chunk \(chunk): instance \(n) differs") }
-        }
+        try expectLanesMatchOneByOne(run)
     }
 
     @Test("Instances of different skins in one lane group are posed correctly (together when their programs agree)")
@@ -333,4 +307,32 @@ struct PoseLaneTests {
         let lanes = try run(ColumnLayout(chunkSize: 4))
         for n in oneByOne.indices { #expect(oneByOne[n] == lanes[n], "instance \(n) differs") }
     }
+}
+
+/// Runs `run` one instance at a time (`.instanceMajor`) and in lanes of 4 and 8 (chunked
+/// layouts), and expects each instance's pose bits to be the same in all three.
+private func expectLanesMatchOneByOne(_ run: (ColumnLayout) throws -> [[UInt32]]) throws {
+    let oneByOne = try run(.instanceMajor)
+    for chunk in [4, 8] {
+        let lanes = try run(ColumnLayout(chunkSize: chunk))
+        for n in oneByOne.indices { #expect(oneByOne[n] == lanes[n], "chunk \(chunk): instance \(n) differs") }
+    }
+}
+
+/// Sixteen instances of `data` in skin `full-skins/girl` in a world of `layout`, every third
+/// dancing and the others walking, each handed to `configure` with its index once spawned; then
+/// twelve frames (the sixth of 0.4 s, the others 1/60 s). Returns each instance's pose bits.
+private func girlsPosed(
+    _ data: SkeletonData, _ layout: ColumnLayout, configure: (World, Entity, Int) throws -> Void
+) throws -> [[UInt32]] {
+    let world = World(layout: layout, trackCount: 1)
+    var entities: [Entity] = []
+    for n in 0..<16 {
+        let e = try world.spawn(data, skin: "full-skins/girl")
+        try world.setAnimation(e, track: 0, n % 3 == 0 ? "dance" : "walk", loop: true)
+        try configure(world, e, n)
+        entities.append(e)
+    }
+    for n in 0..<12 { world.update(n == 5 ? 0.4 : 1 / 60) }
+    return try entities.map { ParallelTraceTests.bits(try world.pose($0)) }
 }

@@ -46,15 +46,7 @@ import Testing
     /// entries each row reaches stay near the row's place in the pool (a last-in first-out free
     /// list put them a third of the pool away on average, anywhere at all).
     @Test func aRowsEntriesStayNearItsPlaceInThePool() throws {
-        let data = try ExampleSkeletons.spineboy()
-        let world = World()
-        try world.setAnimationStateData(AnimationStateData(skeletonData: data, defaultMix: 0.2))
-        var states: [AnimationState] = []
-        for _ in 0..<1000 {
-            let state = try world.animationState(try world.spawn(data))
-            try state.setAnimation(0, "idle", loop: true)
-            states.append(state)
-        }
+        let (world, states) = try spineboyStates(1000) { try $0.setAnimation(0, "idle", loop: true) }
         let names = ["walk", "run", "idle", "jump"]
         var seed: UInt64 = 7
         for round in 0..<12 {
