@@ -56,9 +56,10 @@ struct UpdateRateTests {
         #expect(try world.updateRate(entities[0]) == .everyFrame)
         #expect(world.batches[0].updateRateColumns() == nil)
         let (rated, _) = try Self.crowd(updateRates: true, count: 1)
-        // The history costs 48 bytes per bone and 15 per instance, only where asked for.
+        // The history costs 48 bytes per bone and 15 per instance, resting rows 5 per instance
+        // (`RestColumns`), only where asked for.
         let bones = world.batches[0].rig.tables.boneCount
-        #expect(rated.batches[0].bytesPerInstance - world.batches[0].bytesPerInstance == bones * 48 + 3 + 12)
+        #expect(rated.batches[0].bytesPerInstance - world.batches[0].bytesPerInstance == bones * 48 + 3 + 12 + 5)
         // Visibility is kept only where it changes something.
         try world.setVisible(entities[0], false)
         #expect(try world.isVisible(entities[0]))

@@ -198,6 +198,7 @@ extension Batch {
         guard animationStates.stateData !== data else { return }
         guard animationStates.pool.liveCount == 0 else { throw AnimationStateError.dataFrozen }
         let store = AnimationStateStore(checked: rig, data: data, capacity: capacity)
+        if updateRates { store.enableRests() }
         for _ in 0..<count { store.addRow() }
         store.batch = self
         animationStates = store

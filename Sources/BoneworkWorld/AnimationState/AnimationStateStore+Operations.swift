@@ -19,6 +19,7 @@ extension AnimationStateStore {
 
     private func checkRow(_ row: Int) throws {
         guard row >= 0, row < rowCount else { throw AnimationStateError.staleState }
+        wake(row: row)
     }
 
     /// The current entry of `track` (-1 = none), first making room for the track.

@@ -58,6 +58,15 @@ public final class AnimationStateStore {
     private var timeScales: UnsafeMutablePointer<Float>
     private var changed: UnsafeMutablePointer<UInt8>
     private var unkeyed: UnsafeMutablePointer<Int32>
+    /// Resting rows' budgets and skipped frames (`RestColumns`), per row: only in batches with
+    /// update rates (`enableRests`), nil elsewhere.
+    var restBudget: UnsafeMutablePointer<Float>?
+    var restSkipped: UnsafeMutablePointer<UInt8>?
+    /// The last frames' deltas (`RestColumns.deltas`) and the number of the last frame.
+    let restDeltas = UnsafeMutablePointer<Float>.allocate(capacity: RestColumns.ring)
+    var restFrame = 0
+    /// Whether some row may be resting: a frame let rows rest since `wakeAll` last ran.
+    var mayRest = false
 
     /// Events waiting for delivery (operations append here; `collect` appends workers' events).
     @exclusivity(unchecked) var queue = StateEventSink(capacity: 256)
@@ -103,6 +112,7 @@ public final class AnimationStateStore {
         timeScales = .allocate(capacity: 1)
         changed = .allocate(capacity: 1)
         unkeyed = .allocate(capacity: 1)
+        restDeltas.initialize(repeating: 0, count: RestColumns.ring)
         reserveRows(max(1, capacity))
     }
 
@@ -113,6 +123,9 @@ public final class AnimationStateStore {
         timeScales.deallocate()
         changed.deallocate()
         unkeyed.deallocate()
+        restBudget?.deallocate()
+        restSkipped?.deallocate()
+        restDeltas.deallocate()
         queue.free()
     }
 
@@ -141,6 +154,7 @@ public final class AnimationStateStore {
     var bytesPerRow: Int {
         trackWidth * MemoryLayout<Int32>.stride + 2 * MemoryLayout<Int32>.stride + MemoryLayout<Float>.stride
             + MemoryLayout<UInt8>.stride + pool.columns.bytesPerEntry
+            + (restBudget != nil ? MemoryLayout<Float>.stride + MemoryLayout<UInt8>.stride : 0)
     }
 
     /// Makes room for `capacity` rows without growing later (the entry pool grows as mixes and queues
@@ -163,6 +177,8 @@ public final class AnimationStateStore {
         timeScales[row] = 1
         changed[row] = 0
         unkeyed[row] = 0
+        restBudget?[row] = 0
+        restSkipped?[row] = 0
         rowListeners[row] = nil
         return row
     }
@@ -172,8 +188,11 @@ public final class AnimationStateStore {
     @discardableResult
     public func removeRow(_ row: Int) -> Int? {
         guard row >= 0, row < rowCount else { return nil }
-        for slot in entries(ofRow: row) { releaseEntry(slot) }
         let last = rowCount - 1
+        // Both rows' times up to date, and neither resting: the budgets stay with no row.
+        wake(row: row)
+        wake(row: last)
+        for slot in entries(ofRow: row) { releaseEntry(slot) }
         var moved: Int?
         if row != last {
             (tracks + row * trackWidth).update(from: tracks + last * trackWidth, count: trackWidth)
@@ -196,6 +215,7 @@ public final class AnimationStateStore {
     func permuteRows(_ order: [Int32]) {
         let n = rowCount
         precondition(order.count == n)
+        wakeAll()
         var newRow = [Int32](repeating: -1, count: n)
         for (i, old) in order.enumerated() { newRow[Int(old)] = Int32(i) }
         let oldTracks = Array(UnsafeBufferPointer(start: tracks, count: n * trackWidth))
@@ -270,6 +290,10 @@ public final class AnimationStateStore {
             grow(&timeScales, fill: 1)
             grow(&changed, fill: 0)
             grow(&unkeyed, fill: 0)
+            if restBudget != nil {
+                grow(&restBudget!, fill: 0)
+                grow(&restSkipped!, fill: 0)
+            }
             rowCapacity = rows
         }
         trackWidth = width
@@ -280,7 +304,10 @@ public final class AnimationStateStore {
     /// The row's time scale: every entry of the row advances by delta times it (1 at first).
     public func timeScale(row: Int) -> Float { timeScales[row] }
     /// Sets the row's time scale.
-    public func setTimeScale(row: Int, _ value: Float) { timeScales[row] = value }
+    public func setTimeScale(row: Int, _ value: Float) {
+        wake(row: row)
+        timeScales[row] = value
+    }
 
     /// Number of tracks in use by a row (the highest track index set + 1).
     public func trackCount(row: Int) -> Int { Int(trackCount[row]) }
@@ -329,6 +356,7 @@ public final class AnimationStateStore {
     /// Advances one row and delivers its events (single-threaded use; frames advance every row through
     /// the `Scheduler`).
     public func update(row: Int, delta: Float) {
+        wake(row: row)
         kernel.update(row: row, delta: Scheduler.frameDelta(delta), &queue)
         drain()
     }
@@ -336,6 +364,7 @@ public final class AnimationStateStore {
     /// Poses one row from its tracks and delivers its events (single-threaded use).
     @discardableResult
     func apply(row: Int, columns: BatchColumns) -> Bool {
+        wake(row: row)
         let applied = kernel.apply(row: row, ApplyColumns(columns), mainWorkspace)
         queue.append(contentsOf: mainWorkspace.events)
         mainWorkspace.events.removeAll()

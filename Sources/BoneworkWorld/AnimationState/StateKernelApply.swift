@@ -32,10 +32,23 @@ extension StateKernel {
     /// A row whose apply ends a mix, or an entry, is posed this frame whatever its mark (and
     /// marked for the pose system): those applies put the bones only the entry mixing out keyed
     /// back to the setup pose, which no later apply does.
-    func apply(rows: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace, due: UnsafeMutablePointer<UInt8>? = nil) {
+    ///
+    /// `rest` (a frame where rows may rest, with `due`): the rows resting this frame are
+    /// skipped, and every other row slower than every frame gets its budget for the next
+    /// (`RestColumns`).
+    func apply(
+        rows: Range<Int>, _ cols: ApplyColumns, _ ws: StateWorkspace, due: UnsafeMutablePointer<UInt8>? = nil,
+        rest: RestColumns? = nil
+    ) {
         if let due {
-            for row in rows where due[row &- rows.lowerBound] == 0 && endsSomething(row) {
-                due[row &- rows.lowerBound] = 1
+            if let rest {
+                for row in rows where due[row &- rows.lowerBound] == 0 && rest.skipped[row] == 0 && endsSomething(row) {
+                    due[row &- rows.lowerBound] = 1
+                }
+            } else {
+                for row in rows where due[row &- rows.lowerBound] == 0 && endsSomething(row) {
+                    due[row &- rows.lowerBound] = 1
+                }
             }
         }
         var start = rows.lowerBound
@@ -47,7 +60,22 @@ extension StateKernel {
             } else {
                 ws.groupedApplied.update(repeating: 0, count: end &- start)
             }
-            if let runDue {
+            if let runDue, let rest {
+                for row in start..<end {
+                    let k = row &- start
+                    if runDue[k] == 0 {
+                        // Resting this frame: nothing to do (the state update skipped it too).
+                        if rest.skipped[row] != 0 { continue }
+                        applyEventsOnly(row, ws)
+                        rest.budget[row] = restBudget(row: row)
+                    } else {
+                        applyRow(
+                            row, cols, ws, groupedApplied: ws.groupedApplied[k] != 0,
+                            trackZeroTime: ws.trackZeroTimes[k])
+                        if rest.rates[row] != 0 { rest.budget[row] = restBudget(row: row) }
+                    }
+                }
+            } else if let runDue {
                 for row in start..<end {
                     let k = row &- start
                     if runDue[k] == 0 {

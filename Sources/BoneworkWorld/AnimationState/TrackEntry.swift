@@ -35,11 +35,13 @@ public struct TrackEntry: Hashable, CustomStringConvertible {
 
     private func get<T>(_ read: (EntryColumns, Int) -> T) throws -> T {
         let slot = try store.resolve(self)
+        store.wake(slot: slot)
         return read(store.pool.columns, slot)
     }
 
     private func set(_ write: (EntryColumns, Int) -> Void) throws {
         let slot = try store.resolve(self)
+        store.wake(slot: slot)
         write(store.pool.columns, slot)
     }
 

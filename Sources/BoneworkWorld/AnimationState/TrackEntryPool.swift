@@ -122,14 +122,18 @@ struct EntryColumns {
 
     /// The animation time an entry poses: wrapped into [start, end) when looping, else clamped to end.
     @inline(__always)
-    func animationTime(_ e: Int) -> Float {
+    func animationTime(_ e: Int) -> Float { animationTime(e, trackTime: times[e].trackTime) }
+
+    /// `animationTime(_:)` at track time `trackTime` (a resting row catching up, `RestColumns`).
+    @inline(__always)
+    func animationTime(_ e: Int, trackTime: Float) -> Float {
         let t = times[e]
         if state[e].loop != 0 {
             let duration = t.animationEnd - t.animationStart
             if duration == 0 { return t.animationStart }
-            return t.trackTime.truncatingRemainder(dividingBy: duration) + t.animationStart
+            return trackTime.truncatingRemainder(dividingBy: duration) + t.animationStart
         }
-        return min(t.trackTime + t.animationStart, t.animationEnd)
+        return min(trackTime + t.animationStart, t.animationEnd)
     }
 
     /// When the entry next completes: the end of the current loop, the animation's end, or (for

@@ -186,10 +186,18 @@ public final class Scheduler {
             let store = batch.animationStates
             cost = 0
             if mode == .interleaved && !store.hasListeners {
-                let chunks = runPass(batch, index, systems, delta: delta, stages: .all)
+                // Rows may rest only where update and apply run back to back (`RestColumns`).
+                var rest: RestColumns? = nil
+                if systems.state && systems.apply && batch.updateRates && letsRowsRest {
+                    rest = store.beginRestFrame(delta: delta, rates: batch.views.rates.updateRate)
+                } else {
+                    store.wakeAll()
+                }
+                let chunks = runPass(batch, index, systems, delta: delta, stages: .all, rest: rest)
                 store.collect(workers: 2 * chunks)
                 store.drain()
             } else {
+                store.wakeAll()
                 if systems.state { runDelivering(batch, index, systems, delta: delta, stages: .state) }
                 if systems.apply && batch.count > 0 {
                     runDelivering(batch, index, systems, delta: delta, stages: .apply)
@@ -224,6 +232,7 @@ public final class Scheduler {
         let systems = FrameSystems(enabled)
         profiler.beginFrame()
         batch.clearEvents()
+        batch.animationStates.wakeAll()
         // Listeners and the callback may despawn rows: each pass takes the rows still there.
         if systems.state {
             runDelivering(batch, 0, systems, delta: delta, stages: .state, rows: rows.clamped(to: 0..<batch.count))
@@ -249,6 +258,10 @@ public final class Scheduler {
         batch.animationStates.drain()
     }
 
+    /// Whether rows of batches with update rates may rest (`RestColumns`); tests compare with a
+    /// world whose rows never do.
+    var letsRowsRest = true
+
     /// Thread CPU nanoseconds the current batch's passes took so far this frame.
     private var cost: UInt64 = 0
 
@@ -258,7 +271,7 @@ public final class Scheduler {
     @discardableResult
     private func runPass(
         _ batch: Batch, _ index: Int, _ systems: FrameSystems, delta: Float, stages: Stages,
-        rows only: Range<Int>? = nil
+        rows only: Range<Int>? = nil, rest: RestColumns? = nil
     ) -> Int {
         let first = only?.lowerBound ?? 0
         let rows = only?.count ?? batch.count
@@ -284,7 +297,7 @@ public final class Scheduler {
             poseScratch: poseScratch, timer: profiler.timer, systems: systems, stages: stages, delta: delta,
             first: first, rows: rows, chunks: chunks,
             chunkAlign: batch.layout.chunkSize, block: blockRows, batchIndex: index, handler: vertexHandler,
-            rated: rated, frame: profiler.frames, blend: updateRateBlend)
+            rated: rated, frame: profiler.frames, blend: updateRateBlend, rest: rated ? rest : nil)
         #if DEBUG
             if let problem = work.rangeProblem() { preconditionFailure("Scheduler: \(problem)") }
         #endif
@@ -369,6 +382,9 @@ private struct PassWork: ParallelIterations, @unchecked Sendable {
     /// The frame's number (the update rates' phase).
     let frame: Int
     let blend: UpdateRateBlend
+    /// Rows may rest this frame (`RestColumns`): a pass of all stages over a batch with update
+    /// rates, state and apply both enabled.
+    let rest: RestColumns?
 
     /// Rows of chunk `c`: an even split, with boundaries on whole layout chunks so that two
     /// threads never write the same cache line of a chunked column.
@@ -417,11 +433,15 @@ private struct PassWork: ParallelIterations, @unchecked Sendable {
                 due = pose.due
             }
             if stages.state && systems.state {
-                for row in start..<end { kernel.update(row: row, delta: delta, &updateSpace.events) }
+                if let rest, let due {
+                    kernel.update(rows: start..<end, delta: delta, due: due, rest: rest, &updateSpace.events)
+                } else {
+                    for row in start..<end { kernel.update(row: row, delta: delta, &updateSpace.events) }
+                }
                 timer.mark(c, .animationState)
             }
             if stages.apply && systems.apply {
-                kernel.apply(rows: start..<end, views.apply, applySpace, due: due)
+                kernel.apply(rows: start..<end, views.apply, applySpace, due: due, rest: rest)
                 timer.mark(c, .timelineApply)
             }
             if stages.pose {

@@ -86,6 +86,7 @@ public final class Batch {
         events = EventBuffer(capacity: 256)
         animationStates = Self.makeAnimationStates(rig, capacity: cap)
         animationStates.batch = self
+        if updateRates { animationStates.enableRests() }
         outOfFrameScratch.reserve(t, stride: layout.stride)
         bindColumns()
     }
