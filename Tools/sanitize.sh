@@ -45,7 +45,7 @@ case $mode in
         # The long group (the World's) last, so that under a deadline it has what the others leave.
         filters=("BoneworkWorldTests\\.WorkerPoolTests" "BoneworkFormatTests\\.SkeletonDataPoolTests"
             "BoneworkRenderTests\\.GPUThreadingTests" "BoneworkRenderTests\\.(GPUColumnThreadingTests|GPUInPlaceColumnTests)"
-            "BoneworkWorldTests\\.(ParallelTests|ParallelTraceTests|PhysicsDeterminismTests|ProfilerTests|WorldTests|TriggerTests|UpdateRateTests)")
+            "BoneworkWorldTests\\.(ParallelTests|ParallelTraceTests|PhysicsDeterminismTests|ProfilerTests|WorldTests|TriggerTests|UpdateRateTests|RestingRowTests)")
         export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
         # The heap-allocation check forks a measuring child, which can deadlock on the thread
         # sanitizer's own locks while other tests run; it is not a threading test and runs in the

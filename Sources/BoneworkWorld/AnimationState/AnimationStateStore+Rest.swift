@@ -11,14 +11,17 @@ extension AnimationStateStore {
         budget.initialize(repeating: 0, count: rowCapacity)
         let skipped = UnsafeMutablePointer<UInt8>.allocate(capacity: rowCapacity)
         skipped.initialize(repeating: 0, count: rowCapacity)
+        let deltas = UnsafeMutablePointer<Float>.allocate(capacity: RestColumns.ring)
+        deltas.initialize(repeating: 0, count: RestColumns.ring)
         restBudget = budget
         restSkipped = skipped
+        restDeltas = deltas
     }
 
     /// Starts a frame in which rows may rest, advancing by `delta`: the views its passes read,
     /// with `rates` the batch's update-rate shifts. Nil when rows never rest here.
     func beginRestFrame(delta: Float, rates: UnsafePointer<UInt8>) -> RestColumns? {
-        guard let restBudget, let restSkipped else { return nil }
+        guard let restBudget, let restSkipped, let restDeltas else { return nil }
         restFrame &+= 1
         restDeltas[restFrame & (RestColumns.ring - 1)] = delta
         mayRest = true
@@ -29,7 +32,7 @@ extension AnimationStateStore {
     /// has processed it again.
     @inline(__always)
     func wake(row: Int) {
-        guard mayRest, let restSkipped, let restBudget, row >= 0, row < rowCount else { return }
+        guard mayRest, let restSkipped, let restBudget, let restDeltas, row >= 0, row < rowCount else { return }
         let skipped = Int(restSkipped[row])
         if skipped > 0 {
             kernel.catchUp(row: row, skipped: skipped, lastFrame: restFrame, deltas: restDeltas)

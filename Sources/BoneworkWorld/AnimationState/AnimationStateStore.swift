@@ -58,12 +58,12 @@ public final class AnimationStateStore {
     private var timeScales: UnsafeMutablePointer<Float>
     private var changed: UnsafeMutablePointer<UInt8>
     private var unkeyed: UnsafeMutablePointer<Int32>
-    /// Resting rows' budgets and skipped frames (`RestColumns`), per row: only in batches with
-    /// update rates (`enableRests`), nil elsewhere.
+    /// Resting rows' budgets and skipped frames (`RestColumns`), per row, and the last frames'
+    /// deltas: only in batches with update rates (`enableRests`), nil elsewhere.
     var restBudget: UnsafeMutablePointer<Float>?
     var restSkipped: UnsafeMutablePointer<UInt8>?
-    /// The last frames' deltas (`RestColumns.deltas`) and the number of the last frame.
-    let restDeltas = UnsafeMutablePointer<Float>.allocate(capacity: RestColumns.ring)
+    var restDeltas: UnsafeMutablePointer<Float>?
+    /// The number of the last frame in which rows could rest.
     var restFrame = 0
     /// Whether some row may be resting: a frame let rows rest since `wakeAll` last ran.
     var mayRest = false
@@ -112,7 +112,6 @@ public final class AnimationStateStore {
         timeScales = .allocate(capacity: 1)
         changed = .allocate(capacity: 1)
         unkeyed = .allocate(capacity: 1)
-        restDeltas.initialize(repeating: 0, count: RestColumns.ring)
         reserveRows(max(1, capacity))
     }
 
@@ -125,7 +124,7 @@ public final class AnimationStateStore {
         unkeyed.deallocate()
         restBudget?.deallocate()
         restSkipped?.deallocate()
-        restDeltas.deallocate()
+        restDeltas?.deallocate()
         queue.free()
     }
 
